@@ -1,0 +1,39 @@
+import { boolean, object, ref, type InferType } from 'yup';
+import { EMAIL_MAX, NAME_MAX, filledLine, line, password, recordId } from './fields';
+
+const name = () => filledLine(NAME_MAX, 'Required');
+const email = () => line(EMAIL_MAX).email('Required');
+
+export const profileSchema = object({
+  id: recordId().required('Required'),
+  firstName: name().required('Required'),
+  surname: name().required('Required'),
+  email: email().required('Required'),
+});
+export type ProfilePayload = InferType<typeof profileSchema>;
+
+export const changePasswordSchema = object({
+  id: recordId().required('Required'),
+  newPassword: password().required('Required'),
+  confirmPassword: password()
+    .required('Required')
+    .oneOf([ref('newPassword')], 'Passwords do not match'),
+});
+export type ChangePasswordPayload = InferType<typeof changePasswordSchema>;
+
+export const createUserSchema = object({
+  firstName: name().required('Required'),
+  surname: name().required('Required'),
+  email: email().required('Required'),
+  password: password().required('Required'),
+});
+export type CreateUserPayload = InferType<typeof createUserSchema>;
+
+export const updateUserSchema = object({
+  id: recordId().required('Required'),
+  firstName: name(),
+  surname: name(),
+  email: email(),
+  isActive: boolean(),
+});
+export type UpdateUserPayload = InferType<typeof updateUserSchema>;

@@ -1,0 +1,109 @@
+import type { MiddlewareHandler } from 'hono';
+import type { RequestIdVariables } from 'hono/request-id';
+import { API_BASE, API_VERSION, REQUEST_TIMEOUT_MS } from '../shared/constants';
+import type { Env } from './env';
+
+/** Anything with a Workers-style fetch handler: the embedded provider app. */
+export interface EmbeddedApi {
+  fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response>;
+}
+
+export interface PassthroughOptions {
+  embedded: EmbeddedApi;
+  /** Only tests shorten this; the product always waits REQUEST_TIMEOUT_MS. */
+  timeoutMs?: number;
+}
+
+type PassthroughEnv = { Bindings: Env; Variables: RequestIdVariables };
+
+// The embedded provider is addressed like an upstream so both targets take one code path.
+const EMBEDDED_ORIGIN = 'https://provider.internal';
+const FORWARDED_REQUEST_HEADERS = ['authorization', 'content-type', 'accept'];
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'set-cookie',
+  'set-cookie2',
+]);
+
+class TimeoutError extends Error {}
+
+const responseHeaders = (upstream: Headers): Headers => {
+  const named = (upstream.get('connection') ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  const headers = new Headers();
+  upstream.forEach((value, name) => {
+    if (!HOP_BY_HOP.has(name) && !named.includes(name)) headers.append(name, value);
+  });
+  return headers;
+};
+
+const withTimeout = async <T>(work: Promise<T>, ms: number, controller: AbortController): Promise<T> => {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new TimeoutError());
+    }, ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    if (timer !== null) clearTimeout(timer);
+  }
+};
+
+/**
+ * Forwards an /api/v1 request to UPSTREAM_API_URL, or to the embedded provider when it is empty:
+ * one attempt, a timeout answered with 504, an unreachable target with 502, and the target's
+ * status and body passed back unchanged.
+ */
+export const passthrough = ({ embedded, timeoutMs = REQUEST_TIMEOUT_MS }: PassthroughOptions): MiddlewareHandler<PassthroughEnv> =>
+  async (c) => {
+    const incoming = new URL(c.req.url);
+    const rest = incoming.pathname.slice(API_BASE.length);
+    const upstreamBase = c.env.UPSTREAM_API_URL?.trim().replace(/\/+$/, '');
+    const target = `${upstreamBase || EMBEDDED_ORIGIN}/${API_VERSION}${rest}${incoming.search}`;
+
+    const headers = new Headers();
+    for (const name of FORWARDED_REQUEST_HEADERS) {
+      const value = c.req.header(name);
+      if (value) headers.set(name, value);
+    }
+    headers.set('x-request-id', c.get('requestId'));
+    headers.set('x-forwarded-for', c.req.header('cf-connecting-ip') ?? 'unknown');
+    headers.set('x-forwarded-proto', incoming.protocol.replace(':', ''));
+    headers.set('x-forwarded-host', incoming.host);
+
+    const method = c.req.method;
+    const body = method === 'GET' || method === 'HEAD' ? undefined : await c.req.arrayBuffer();
+    const controller = new AbortController();
+    const request = new Request(target, { method, headers, body, signal: controller.signal, redirect: 'manual' });
+
+    try {
+      const send = upstreamBase ? fetch(request) : Promise.resolve(embedded.fetch(request, c.env, c.executionCtx));
+      const upstream = await withTimeout(send, timeoutMs, controller);
+      const response = new Response(upstream.body, {
+        status: upstream.status,
+        statusText: upstream.statusText,
+        headers: responseHeaders(upstream.headers),
+      });
+      response.headers.set('x-request-id', c.get('requestId'));
+      return response;
+    } catch (error) {
+      if (error instanceof TimeoutError) {
+        return c.json({ message: `The API did not answer within ${timeoutMs / 1000} seconds` }, 504);
+      }
+      console.error('passthrough: target unreachable', error);
+      return c.json({ message: 'The API is unreachable' }, 502);
+    }
+  };

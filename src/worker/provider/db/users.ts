@@ -1,0 +1,125 @@
+import type { User } from '../../../shared/types';
+import type { ListQuery } from '../../../shared/schemas/list';
+import { containsPattern, pageOf, pageWindow } from '../http/pagination';
+import { conflict } from '../http/errors';
+
+interface UserRow {
+  id: number;
+  first_name: string;
+  surname: string;
+  email: string;
+  is_active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+const COLUMNS = 'id, first_name, surname, email, is_active, created_at, updated_at';
+const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+const toUser = (row: UserRow): User => ({
+  id: row.id,
+  firstName: row.first_name,
+  surname: row.surname,
+  email: row.email,
+  isActive: row.is_active === 1,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const EMAIL_TAKEN = 'Email address is already in use';
+const isUniqueViolation = (error: unknown) => error instanceof Error && /UNIQUE constraint failed/.test(error.message);
+
+/** Runs a write, turning the email's unique constraint into a 409. */
+const uniqueEmail = async <T>(write: Promise<T>): Promise<T> => {
+  try {
+    return await write;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(EMAIL_TAKEN);
+    throw error;
+  }
+};
+
+export const findUser = async (db: D1Database, id: number) => {
+  const row = await db.prepare(`SELECT ${COLUMNS} FROM users WHERE id = ?1`).bind(id).first<UserRow>();
+  return row ? toUser(row) : null;
+};
+
+export const findCredentials = (db: D1Database, email: string) =>
+  db
+    .prepare(`SELECT ${COLUMNS}, password_hash FROM users WHERE email = ?1`)
+    .bind(email)
+    .first<UserRow & { password_hash: string }>()
+    .then((row) => (row ? { user: toUser(row), passwordHash: row.password_hash } : null));
+
+export const listUsers = async (db: D1Database, query: ListQuery) => {
+  const { limit, offset } = pageWindow(query);
+  const where = query.q ? "WHERE first_name LIKE ?1 ESCAPE '\\' OR surname LIKE ?1 ESCAPE '\\' OR email LIKE ?1 ESCAPE '\\'" : '';
+  const params = query.q ? [containsPattern(query.q)] : [];
+  const [rows, count] = await db.batch([
+    db
+      .prepare(`SELECT ${COLUMNS} FROM users ${where} ORDER BY surname COLLATE NOCASE, first_name COLLATE NOCASE, id LIMIT ${limit} OFFSET ${offset}`)
+      .bind(...params),
+    db.prepare(`SELECT count(*) AS total FROM users ${where}`).bind(...params),
+  ]);
+  const total = (count.results[0] as { total: number } | undefined)?.total ?? 0;
+  return pageOf((rows.results as UserRow[]).map(toUser), total, query);
+};
+
+export interface NewUser {
+  firstName: string;
+  surname: string;
+  email: string;
+  passwordHash: string;
+  isActive?: boolean;
+}
+
+export const insertUser = async (db: D1Database, user: NewUser) => {
+  const row = await uniqueEmail(
+    db
+      .prepare(
+        `INSERT INTO users (first_name, surname, email, password_hash, is_active) VALUES (?1, ?2, ?3, ?4, ?5) RETURNING ${COLUMNS}`,
+      )
+      .bind(user.firstName, user.surname, user.email, user.passwordHash, user.isActive === false ? 0 : 1)
+      .first<UserRow>(),
+  );
+  if (!row) throw new Error('insert returned no row');
+  return toUser(row);
+};
+
+export interface UserChanges {
+  firstName?: string;
+  surname?: string;
+  email?: string;
+  isActive?: boolean;
+}
+
+/** Applies only the given fields; returns null when the id is unknown. */
+export const updateUser = async (db: D1Database, id: number, changes: UserChanges) => {
+  const row = await uniqueEmail(
+    db
+      .prepare(
+        `UPDATE users SET
+           first_name = coalesce(?2, first_name),
+           surname = coalesce(?3, surname),
+           email = coalesce(?4, email),
+           is_active = coalesce(?5, is_active),
+           updated_at = ${NOW}
+         WHERE id = ?1 RETURNING ${COLUMNS}`,
+      )
+      .bind(
+        id,
+        changes.firstName ?? null,
+        changes.surname ?? null,
+        changes.email ?? null,
+        changes.isActive === undefined ? null : Number(changes.isActive),
+      )
+      .first<UserRow>(),
+  );
+  return row ? toUser(row) : null;
+};
+
+export const updatePasswordHash = (db: D1Database, id: number, passwordHash: string) =>
+  db.prepare(`UPDATE users SET password_hash = ?2, updated_at = ${NOW} WHERE id = ?1`).bind(id, passwordHash).run();
+
+export const countUsers = async (db: D1Database) =>
+  (await db.prepare('SELECT count(*) AS total FROM users').first<number>('total')) ?? 0;

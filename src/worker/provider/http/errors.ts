@@ -1,0 +1,51 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { ValidationError } from 'yup';
+import type { ErrorBody, ProblemBody } from '../../../shared/types';
+
+/** An error that already knows its HTTP answer; anything else thrown is a 500. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly body: ErrorBody | ProblemBody,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super('message' in body ? body.message : body.detail);
+  }
+}
+
+export const badRequest = (message: string, errors?: Record<string, string[]>) =>
+  new HttpError(400, errors ? { message, errors } : { message });
+export const unauthorized = (message = 'Authentication required') => new HttpError(401, { message });
+export const forbidden = (message: string) => new HttpError(403, { message });
+export const notFound = (message = 'Not Found') => new HttpError(404, { message });
+export const conflict = (detail: string) => new HttpError(409, { title: 'Conflict', status: 409, detail });
+export const tooManyRequests = (retryAfterSeconds: number) =>
+  new HttpError(429, { message: 'Too many failed sign-in attempts. Try again later.' }, {
+    'Retry-After': String(retryAfterSeconds),
+  });
+
+const fieldErrors = (error: ValidationError): Record<string, string[]> => {
+  const errors: Record<string, string[]> = {};
+  for (const inner of error.inner.length ? error.inner : [error]) {
+    const path = inner.path || 'body';
+    (errors[path] ??= []).push(...inner.errors);
+  }
+  return errors;
+};
+
+/** Turns a yup ValidationError into the 400 body of DESIGN.md §3: a message plus field errors. */
+export const validationFailed = (error: ValidationError) => {
+  const errors = fieldErrors(error);
+  const [path, messages] = Object.entries(errors)[0] ?? ['body', ['Invalid request']];
+  const first = messages[0] ?? 'Invalid request';
+  const message = path === 'body' || first.startsWith(path) ? first : `${path}: ${first}`;
+  return badRequest(message, errors);
+};
+
+export const onError = (error: Error, c: Context) => {
+  const known = error instanceof ValidationError ? validationFailed(error) : error;
+  if (known instanceof HttpError) return c.json(known.body, known.status, known.headers);
+  console.error('provider: unhandled error', error);
+  return c.json({ message: 'Internal Server Error' }, 500);
+};

@@ -1,0 +1,14 @@
+import type { Page } from '../../../shared/types';
+import type { ListQuery } from '../../../shared/schemas/list';
+
+export const pageWindow = ({ page, pageSize }: ListQuery) => ({ limit: pageSize, offset: (page - 1) * pageSize });
+
+export const pageOf = <T>(items: T[], total: number, { page, pageSize }: ListQuery): Page<T> => ({
+  items,
+  total,
+  page,
+  pageSize,
+});
+
+/** A LIKE pattern matching `q` anywhere, with the wildcards in `q` taken literally (ESCAPE '\'). */
+export const containsPattern = (q: string) => `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;

@@ -1,0 +1,16 @@
+import { Hono } from 'hono';
+import { API_VERSION } from '../../shared/constants';
+import type { ProviderEnv } from './http/auth';
+import { onError } from './http/errors';
+import { authRoutes } from './routes/auth';
+import { settingsRoutes } from './routes/settings';
+import { userRoutes } from './routes/users';
+
+/** The embedded provider API: what UPSTREAM_API_URL would otherwise serve, on D1 and R2. */
+export const provider = new Hono<ProviderEnv>()
+  .basePath(`/${API_VERSION}`)
+  .route('/auth', authRoutes)
+  .route('/users', userRoutes)
+  .route('/settings', settingsRoutes)
+  .notFound((c) => c.json({ message: 'Not Found' }, 404))
+  .onError(onError);

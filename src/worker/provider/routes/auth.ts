@@ -1,0 +1,34 @@
+import { Hono } from 'hono';
+import { loginSchema } from '../../../shared/schemas/auth';
+import type { LoginResponse } from '../../../shared/types';
+import { DUMMY_HASH, verifyPassword } from '../auth/password';
+import { assertNotLimited, recordFailure, recordSuccess } from '../auth/rate-limit';
+import { issueToken } from '../auth/token';
+import { findCredentials } from '../db/users';
+import type { ProviderEnv } from '../http/auth';
+import { unauthorized } from '../http/errors';
+import { readBody } from '../http/validate';
+
+// The passthrough sets X-Forwarded-For from the connecting address; the embedded provider is
+// only reachable through it, so the header can be trusted here.
+const clientAddress = (header: string | undefined) => header?.split(',')[0]?.trim() || 'unknown';
+
+export const authRoutes = new Hono<ProviderEnv>().post('/login', async (c) => {
+  const { username, password, audience } = await readBody(c, loginSchema);
+  if (audience !== c.env.APP_AUDIENCE) throw unauthorized('Unknown audience');
+
+  const subject = { email: username, ip: clientAddress(c.req.header('x-forwarded-for')) };
+  await assertNotLimited(c.env.DB, subject);
+
+  const credentials = await findCredentials(c.env.DB, username);
+  const passwordOk = await verifyPassword(password, credentials?.passwordHash ?? DUMMY_HASH);
+  if (!credentials || !passwordOk || !credentials.user.isActive) {
+    await recordFailure(c.env.DB, subject);
+    throw unauthorized('Invalid email or password');
+  }
+  await recordSuccess(c.env.DB, subject);
+
+  const { user } = credentials;
+  const token = await issueToken(user.id, { secret: c.env.JWT_SECRET, audience: c.env.APP_AUDIENCE });
+  return c.json<LoginResponse>({ token, firstName: user.firstName, surname: user.surname, email: user.email, userId: user.id });
+});

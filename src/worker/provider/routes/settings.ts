@@ -1,0 +1,8 @@
+import { Hono } from 'hono';
+import { listBackups, writeBackup } from '../db/backup';
+import { requireAuth, type ProviderEnv } from '../http/auth';
+
+export const settingsRoutes = new Hono<ProviderEnv>()
+  .use(requireAuth)
+  .post('/backup-db', async (c) => c.json(await writeBackup(c.env.DB, c.env.BACKUPS), 201))
+  .get('/backups', async (c) => c.json({ items: await listBackups(c.env.BACKUPS) }));

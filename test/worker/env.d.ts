@@ -1,0 +1,11 @@
+import type { D1Migration } from '@cloudflare/vitest-pool-workers';
+import type { Env } from '../../src/worker/env';
+
+declare global {
+  namespace Cloudflare {
+    interface Env extends ProjectEnv {
+      TEST_MIGRATIONS: D1Migration[];
+    }
+  }
+}
+type ProjectEnv = Env;

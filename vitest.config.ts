@@ -1,0 +1,38 @@
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+// Kept apart from vite.config.ts so the Cloudflare Vite plugin does not load in tests.
+export default defineConfig(async () => ({
+  test: {
+    projects: [
+      {
+        plugins: [react()],
+        test: {
+          name: 'client',
+          environment: 'happy-dom',
+          include: ['test/unit/**/*.test.{ts,tsx}'],
+          setupFiles: ['test/unit/setup.ts'],
+        },
+      },
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: './wrangler.toml' },
+            miniflare: {
+              bindings: {
+                JWT_SECRET: 'test-secret-do-not-use-in-production',
+                TEST_MIGRATIONS: await readD1Migrations('./migrations'),
+              },
+            },
+          }),
+        ],
+        test: {
+          name: 'worker',
+          include: ['test/worker/**/*.test.ts'],
+          setupFiles: ['test/worker/apply-migrations.ts'],
+        },
+      },
+    ],
+  },
+}));
