@@ -31,6 +31,20 @@ export default defineConfig(async () => ({
           name: 'worker',
           include: ['test/worker/**/*.test.ts'],
           setupFiles: ['test/worker/apply-migrations.ts'],
+          // A real HTTP upstream for the passthrough tests; its URL reaches them through inject().
+          globalSetup: ['test/worker/upstream-server.global.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/server.global.ts'],
+          // One Chromium at a time: the machine has two cores and the app server needs one.
+          fileParallelism: false,
+          testTimeout: 30_000,
+          hookTimeout: 150_000,
         },
       },
     ],

@@ -31,3 +31,6 @@ export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 export const MAX_PAGE_SIZE = 200;
 export const DEFAULT_PAGE_SIZE = 25;
+
+/** The app's audience name: the login form's hidden field, and APP_AUDIENCE in wrangler.toml. */
+export const APP_AUDIENCE = 'staff-app';

@@ -1,0 +1,21 @@
+import { MantineProvider, localStorageColorSchemeManager } from '@mantine/core';
+import { Toaster } from 'react-hot-toast';
+import { RouterProvider } from 'react-router-dom';
+import { SWRConfig } from 'swr';
+import { DEFAULT_THEME, THEME_STORAGE_KEY } from '../../shared/constants';
+import { router } from './router';
+import { swrConfig } from './swr-config';
+import { theme } from './theme';
+
+const colorSchemeManager = localStorageColorSchemeManager({ key: THEME_STORAGE_KEY });
+
+export function App() {
+  return (
+    <MantineProvider theme={theme} defaultColorScheme={DEFAULT_THEME} colorSchemeManager={colorSchemeManager}>
+      <SWRConfig value={swrConfig}>
+        <RouterProvider router={router} />
+        <Toaster position="top-right" />
+      </SWRConfig>
+    </MantineProvider>
+  );
+}

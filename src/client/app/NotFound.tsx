@@ -1,0 +1,16 @@
+import { Button, Center, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router-dom';
+
+export function NotFound() {
+  return (
+    <Center mih="60dvh">
+      <Stack align="center">
+        <Title order={1}>Not Found</Title>
+        <Text c="dimmed">There is no page at this address.</Text>
+        <Button component={Link} to="/dashboard" variant="light">
+          Go to the dashboard
+        </Button>
+      </Stack>
+    </Center>
+  );
+}

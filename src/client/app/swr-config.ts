@@ -1,0 +1,19 @@
+import type { SWRConfiguration } from 'swr';
+import { apiRequest } from '../lib/api';
+
+/**
+ * SPEC.md §9: nothing is cached or shared between mounts and nothing is retried. A fresh cache
+ * Map per <SWRConfig> plus zero dedupe keeps every mount's data its own.
+ */
+export const swrConfig: SWRConfiguration = {
+  fetcher: (path: string) => apiRequest(path),
+  provider: () => new Map(),
+  dedupingInterval: 0,
+  focusThrottleInterval: 0,
+  revalidateOnFocus: false,
+  revalidateOnReconnect: false,
+  revalidateIfStale: true,
+  shouldRetryOnError: false,
+  errorRetryCount: 0,
+  keepPreviousData: false,
+};

@@ -1,0 +1,75 @@
+import { Button, Center, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { Field, Form } from 'react-final-form';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { APP_AUDIENCE } from '../../../shared/constants';
+import { loginSchema, type LoginPayload } from '../../../shared/schemas/auth';
+import { ApiError } from '../../lib/api';
+import { signIn } from '../../lib/auth-store';
+import { validateWith } from '../../lib/form-validation';
+import { notify } from '../../lib/notify';
+import { login } from './api';
+import { safeRedirect } from './redirect';
+
+const validate = validateWith(loginSchema);
+
+export function LoginPage() {
+  const navigate = useNavigate();
+  const [search] = useSearchParams();
+
+  const submit = async (values: LoginPayload) => {
+    try {
+      signIn(await login(values));
+      navigate(safeRedirect(search.get('redirect')), { replace: true });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
+        notify.error('Invalid Credentials', 'Please check your email and password and try again.');
+      } else {
+        notify.error('Login Failed', 'An unexpected error occurred. Please try again.');
+      }
+    }
+  };
+
+  return (
+    <Center mih="100dvh" p="md">
+      <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={400}>
+        <Form<LoginPayload>
+          onSubmit={submit}
+          validate={validate}
+          initialValues={{ username: '', password: '', audience: APP_AUDIENCE }}
+          render={({ handleSubmit, submitting }) => (
+            <form onSubmit={handleSubmit} noValidate>
+              <Stack>
+                <Title order={2}>Sign in</Title>
+                <Field<string> name="username">
+                  {({ input, meta }) => (
+                    <TextInput
+                      {...input}
+                      type="email"
+                      label="Email"
+                      autoComplete="username"
+                      error={meta.touched && meta.error}
+                    />
+                  )}
+                </Field>
+                <Field<string> name="password">
+                  {({ input, meta }) => (
+                    <PasswordInput
+                      {...input}
+                      label="Password"
+                      autoComplete="current-password"
+                      error={meta.touched && meta.error}
+                    />
+                  )}
+                </Field>
+                <Field<string> name="audience">{({ input }) => <input {...input} type="hidden" />}</Field>
+                <Button type="submit" loading={submitting} disabled={submitting}>
+                  Login
+                </Button>
+              </Stack>
+            </form>
+          )}
+        />
+      </Paper>
+    </Center>
+  );
+}

@@ -1,0 +1,60 @@
+import { proxy, subscribe, useSnapshot } from 'valtio';
+import { AUTH_STORAGE_KEY } from '../../shared/constants';
+import type { LoginResponse } from '../../shared/types';
+
+/** The signed-in user as kept in the browser (SPEC.md §3). */
+export interface StoredUser {
+  id: number;
+  firstName: string;
+  surname: string;
+  email: string;
+}
+
+export interface AuthState {
+  token: string | null;
+  user: StoredUser | null;
+}
+
+const isAuthState = (value: unknown): value is AuthState =>
+  typeof value === 'object' &&
+  value !== null &&
+  'token' in value &&
+  (typeof value.token === 'string' || value.token === null);
+
+// A damaged or hand-edited entry must not break the app: it counts as signed out.
+const load = (): AuthState => {
+  try {
+    const parsed: unknown = JSON.parse(localStorage.getItem(AUTH_STORAGE_KEY) ?? 'null');
+    if (isAuthState(parsed)) return { token: parsed.token, user: parsed.user ?? null };
+  } catch {
+    // fall through to signed out
+  }
+  return { token: null, user: null };
+};
+
+export const authState = proxy<AuthState>(load());
+
+subscribe(authState, () => {
+  localStorage.setItem(AUTH_STORAGE_KEY, JSON.stringify({ token: authState.token, user: authState.user }));
+});
+
+export const signIn = (response: LoginResponse) => {
+  authState.token = response.token;
+  authState.user = {
+    id: response.userId ?? 0,
+    firstName: response.firstName,
+    surname: response.surname,
+    email: response.email,
+  };
+};
+
+export const signOut = () => {
+  authState.token = null;
+  authState.user = null;
+};
+
+export const updateStoredUser = (changes: Omit<StoredUser, 'id'>) => {
+  if (authState.user) Object.assign(authState.user, changes);
+};
+
+export const useAuth = () => useSnapshot(authState);

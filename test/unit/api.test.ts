@@ -1,0 +1,77 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AUTH_STORAGE_KEY, REQUEST_TIMEOUT_MS } from '../../src/shared/constants';
+import { ApiError, apiRequest, badRequestMessage } from '../../src/client/lib/api';
+import { authState, signIn } from '../../src/client/lib/auth-store';
+
+const reply = (status: number, body: unknown) =>
+  new Response(typeof body === 'string' ? body : JSON.stringify(body), { status });
+
+describe('badRequestMessage (SPEC.md §8)', () => {
+  it.each([
+    [{ message: 'Bad email', error: 'other' }, 'Bad email'],
+    [{ error: 'Broken' }, 'Broken'],
+    [{ detail: 'x' }, '{"detail":"x"}'],
+    [null, 'Bad Request'],
+  ])('maps %j to %s', (body, expected) => {
+    expect(badRequestMessage(body, body === null ? '' : JSON.stringify(body))).toBe(expected);
+  });
+
+  it('uses a non-JSON body as the message', () => {
+    expect(badRequestMessage(null, 'plain words')).toBe('plain words');
+  });
+});
+
+describe('apiRequest', () => {
+  const fetchMock = vi.fn<typeof fetch>();
+
+  beforeEach(() => {
+    vi.stubGlobal('fetch', fetchMock);
+    signIn({ token: 'tok', firstName: 'A', surname: 'B', email: 'a@b.c', userId: 7 });
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    fetchMock.mockReset();
+  });
+
+  it('sends the bearer token to /api/v1 with a 10 s timeout and returns the JSON', async () => {
+    fetchMock.mockResolvedValue(reply(200, { id: 7 }));
+    await expect(apiRequest('users/7')).resolves.toEqual({ id: 7 });
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(url).toBe('/api/v1/users/7');
+    expect((init?.headers as Record<string, string>).authorization).toBe('Bearer tok');
+    expect(init?.signal).toBeInstanceOf(AbortSignal);
+    expect(REQUEST_TIMEOUT_MS).toBe(10_000);
+  });
+
+  it('sends no token on an unauthenticated call', async () => {
+    fetchMock.mockResolvedValue(reply(200, {}));
+    await apiRequest('auth/login', { method: 'POST', body: {}, authenticated: false });
+    expect((fetchMock.mock.calls[0]?.[1]?.headers as Record<string, string>).authorization).toBeUndefined();
+  });
+
+  it('raises the 400 message', async () => {
+    fetchMock.mockResolvedValue(reply(400, { message: 'email: Required' }));
+    await expect(apiRequest('users', { method: 'POST', body: {} })).rejects.toMatchObject({
+      status: 400,
+      message: 'email: Required',
+    });
+  });
+
+  it('signs out on a 401 from an authenticated call, and only then', async () => {
+    fetchMock.mockResolvedValue(reply(401, { message: 'expired' }));
+    await expect(apiRequest('users')).rejects.toBeInstanceOf(ApiError);
+    expect(authState.token).toBeNull();
+    expect(JSON.parse(localStorage.getItem(AUTH_STORAGE_KEY) ?? '{}').token).toBeNull();
+
+    signIn({ token: 'tok2', firstName: 'A', surname: 'B', email: 'a@b.c', userId: 7 });
+    fetchMock.mockResolvedValue(reply(401, { message: 'bad password' }));
+    await expect(apiRequest('auth/login', { method: 'POST', body: {}, authenticated: false })).rejects.toMatchObject({ status: 401 });
+    expect(authState.token).toBe('tok2');
+  });
+
+  it('makes exactly one attempt when the network fails', async () => {
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    await expect(apiRequest('users')).rejects.toMatchObject({ status: 0 });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+});
