@@ -1,8 +1,8 @@
 import { MantineProvider, localStorageColorSchemeManager } from '@mantine/core';
-import { Toaster } from 'react-hot-toast';
 import { RouterProvider } from 'react-router-dom';
 import { SWRConfig } from 'swr';
 import { DEFAULT_THEME, THEME_STORAGE_KEY } from '../../shared/constants';
+import { Toasts } from '../lib/toast/Toasts';
 import { router } from './router';
 import { swrConfig } from './swr-config';
 import { theme } from './theme';
@@ -14,7 +14,7 @@ export function App() {
     <MantineProvider theme={theme} defaultColorScheme={DEFAULT_THEME} colorSchemeManager={colorSchemeManager}>
       <SWRConfig value={swrConfig}>
         <RouterProvider router={router} />
-        <Toaster position="top-right" />
+        <Toasts />
       </SWRConfig>
     </MantineProvider>
   );

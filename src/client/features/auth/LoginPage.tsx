@@ -1,12 +1,13 @@
-import { Button, Center, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { Button, Center, Paper, Stack, Text, Title } from '@mantine/core';
 import { Field, Form } from 'react-final-form';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { APP_AUDIENCE } from '../../../shared/constants';
 import { loginSchema, type LoginPayload } from '../../../shared/schemas/auth';
 import { ApiError } from '../../lib/api';
 import { signIn } from '../../lib/auth-store';
-import { validateWith } from '../../lib/form-validation';
-import { notify } from '../../lib/notify';
+import { PasswordField, TextField } from '../../lib/form/fields';
+import { validateWith } from '../../lib/form/validate';
+import { notify } from '../../lib/toast/notify';
 import { login } from './api';
 import { safeRedirect } from './redirect';
 
@@ -31,7 +32,7 @@ export function LoginPage() {
 
   return (
     <Center mih="100dvh" p="md">
-      <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={400}>
+      <Paper withBorder shadow="sm" p="xl" w="100%" maw={400}>
         <Form<LoginPayload>
           onSubmit={submit}
           validate={validate}
@@ -39,30 +40,18 @@ export function LoginPage() {
           render={({ handleSubmit, submitting }) => (
             <form onSubmit={handleSubmit} noValidate>
               <Stack>
-                <Title order={2}>Sign in</Title>
-                <Field<string> name="username">
-                  {({ input, meta }) => (
-                    <TextInput
-                      {...input}
-                      type="email"
-                      label="Email"
-                      autoComplete="username"
-                      error={meta.touched && meta.error}
-                    />
-                  )}
-                </Field>
-                <Field<string> name="password">
-                  {({ input, meta }) => (
-                    <PasswordInput
-                      {...input}
-                      label="Password"
-                      autoComplete="current-password"
-                      error={meta.touched && meta.error}
-                    />
-                  )}
-                </Field>
+                <div>
+                  <Title order={1} size="h2">
+                    Sign in
+                  </Title>
+                  <Text c="dimmed" size="sm">
+                    Staff workspace
+                  </Text>
+                </div>
+                <TextField name="username" type="email" label="Email" autoComplete="username" autoFocus />
+                <PasswordField name="password" label="Password" autoComplete="current-password" />
                 <Field<string> name="audience">{({ input }) => <input {...input} type="hidden" />}</Field>
-                <Button type="submit" loading={submitting} disabled={submitting}>
+                <Button type="submit" loading={submitting} disabled={submitting} fullWidth>
                   Login
                 </Button>
               </Stack>

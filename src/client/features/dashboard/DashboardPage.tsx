@@ -1,12 +1,13 @@
-import { Stack, Text, Title } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { useAuth } from '../../lib/auth-store';
+import { PageTitle } from '../../lib/ui/PageTitle';
 
 export function DashboardPage() {
   const { user } = useAuth();
   return (
-    <Stack p="md">
-      <Title order={1}>Dashboard</Title>
+    <>
+      <PageTitle title="Dashboard" />
       <Text>Welcome back{user ? `, ${user.firstName}` : ''}.</Text>
-    </Stack>
+    </>
   );
 }

@@ -1,0 +1,46 @@
+import { AppShell, Burger, Group, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Link, Navigate, Outlet, useLocation } from 'react-router-dom';
+import { SettingsDialog } from '../../features/settings/SettingsDialog';
+import { useAuth } from '../../lib/auth-store';
+import { SideNav } from './SideNav';
+import { UserMenu } from './UserMenu';
+
+/** Guarded pages inside the app shell; without a token, off to /login with the wanted address. */
+export function AuthenticatedLayout() {
+  const { token } = useAuth();
+  const location = useLocation();
+  const [navOpen, { toggle, close }] = useDisclosure(false);
+
+  if (!token) {
+    const wanted = `${location.pathname}${location.search}${location.hash}`;
+    return <Navigate to={`/login?redirect=${encodeURIComponent(wanted)}`} replace />;
+  }
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !navOpen } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={navOpen} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Text component={Link} to="/dashboard" fw={700} size="lg">
+              Staff App
+            </Text>
+          </Group>
+          <UserMenu />
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs">
+        <SideNav onNavigate={close} />
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+      <SettingsDialog />
+    </AppShell>
+  );
+}

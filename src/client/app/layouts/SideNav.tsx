@@ -1,0 +1,43 @@
+import { NavLink, ScrollArea } from '@mantine/core';
+import { useLocation } from 'react-router-dom';
+import { PreloadLink } from '../PreloadLink';
+import { NAV_ITEMS, type NavItem } from './nav-items';
+
+const isActive = (pathname: string, to: string) => pathname.replace(/\/+$/, '') === to;
+const containsActive = (pathname: string, item: NavItem): boolean =>
+  item.children?.some((child) => (child.to && isActive(pathname, child.to)) || containsActive(pathname, child)) ?? false;
+
+function Item({ item, pathname, onNavigate }: { item: NavItem; pathname: string; onNavigate: () => void }) {
+  if (item.children) {
+    return (
+      <NavLink label={item.label} defaultOpened={containsActive(pathname, item)} childrenOffset="md">
+        {item.children.map((child) => (
+          <Item key={child.label} item={child} pathname={pathname} onNavigate={onNavigate} />
+        ))}
+      </NavLink>
+    );
+  }
+  const to = item.to ?? '/';
+  const active = isActive(pathname, to);
+  return (
+    <NavLink
+      component={PreloadLink}
+      to={to}
+      label={item.label}
+      active={active}
+      aria-current={active ? 'page' : undefined}
+      onClick={onNavigate}
+    />
+  );
+}
+
+export function SideNav({ onNavigate }: { onNavigate: () => void }) {
+  const { pathname } = useLocation();
+  return (
+    <ScrollArea component="nav" aria-label="Main" h="100%">
+      {NAV_ITEMS.map((item) => (
+        <Item key={item.label} item={item} pathname={pathname} onNavigate={onNavigate} />
+      ))}
+    </ScrollArea>
+  );
+}

@@ -1,0 +1,59 @@
+import { Avatar, Button, Menu, SegmentedControl, Stack, Text, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
+import { useNavigate } from 'react-router-dom';
+import { signOut, useAuth } from '../../lib/auth-store';
+import { useSettingsSearch } from '../../features/settings/search';
+
+const THEMES: { label: string; value: MantineColorScheme }[] = [
+  { label: 'Light', value: 'light' },
+  { label: 'Dark', value: 'dark' },
+  { label: 'System', value: 'auto' },
+];
+
+/** The header's account menu: who is signed in, settings, theme and logout. */
+export function UserMenu() {
+  const { user } = useAuth();
+  const [, setSettings] = useSettingsSearch();
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
+  const navigate = useNavigate();
+  const name = user ? `${user.firstName} ${user.surname}`.trim() : 'Signed in';
+  const initials = user ? `${user.firstName[0] ?? ''}${user.surname[0] ?? ''}` : '?';
+
+  return (
+    <Menu position="bottom-end" width={240} shadow="md">
+      <Menu.Target>
+        <Button variant="subtle" color="gray" leftSection={<Avatar size="sm" color="blue">{initials}</Avatar>} aria-label="Account menu">
+          <Text size="sm" fw={500} visibleFrom="xs" data-testid="user-name">
+            {name}
+          </Text>
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{user?.email}</Menu.Label>
+        <Menu.Item onClick={() => setSettings({ settings: true, tab: 'profile' })}>Settings</Menu.Item>
+        <Stack gap={4} px="sm" py="xs">
+          <Text size="xs" c="dimmed">
+            Theme
+          </Text>
+          <SegmentedControl
+            size="xs"
+            fullWidth
+            data={THEMES}
+            value={colorScheme}
+            onChange={(value) => setColorScheme(value as MantineColorScheme)}
+            aria-label="Theme"
+          />
+        </Stack>
+        <Menu.Divider />
+        <Menu.Item
+          color="red"
+          onClick={() => {
+            signOut();
+            navigate('/login', { replace: true });
+          }}
+        >
+          Logout
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,0 +1,5 @@
+import { PageTitle } from '../../lib/ui/PageTitle';
+
+export function TimesheetPage() {
+  return <PageTitle title="Timesheet" description="Hours per person per day" />;
+}

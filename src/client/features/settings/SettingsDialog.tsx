@@ -1,0 +1,73 @@
+import { Group, Modal, NavLink, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import type { SettingsTab } from '../../../shared/constants';
+import { DatabaseTab } from './DatabaseTab';
+import { ProfileTab } from './ProfileTab';
+import { SecurityTab } from './SecurityTab';
+import { useSettingsSearch } from './search';
+import classes from './settings.module.css';
+
+const LABELS: Record<SettingsTab, string> = {
+  profile: 'Profile',
+  security: 'Security',
+  notifications: 'Notifications',
+  database: 'Database',
+};
+
+// 'notifications' is an allowed tab value with no tab of its own (SPEC.md §2).
+const SHOWN_TABS: SettingsTab[] = ['profile', 'security', 'database'];
+
+function Panel({ tab }: { tab: SettingsTab }) {
+  if (tab === 'security') return <SecurityTab />;
+  if (tab === 'database') return <DatabaseTab />;
+  if (tab === 'notifications') return <Text c="dimmed">There are no notification settings yet.</Text>;
+  return <ProfileTab />;
+}
+
+/** The settings dialog, opened by `?settings=true`; the active tab lives in `?tab=`. */
+export function SettingsDialog() {
+  const [{ settings, tab = 'profile' }, setSearch] = useSettingsSearch();
+  const mobile = useMediaQuery('(max-width: 48em)') ?? false;
+
+  return (
+    <Modal
+      opened={settings === true}
+      onClose={() => setSearch({ settings: undefined, tab: undefined })}
+      fullScreen={mobile}
+      size="60%"
+      classNames={{ content: classes.content, body: classes.body }}
+      styles={{ content: mobile ? undefined : { height: '80dvh', maxHeight: '80dvh' } }}
+      closeButtonProps={{ 'aria-label': 'Close settings' }}
+      title={
+        <Group gap="xs">
+          <Text fw={700}>Settings</Text>
+          <Text c="dimmed" aria-hidden>
+            /
+          </Text>
+          <Text fw={500} data-testid="settings-tab-label">
+            {LABELS[tab]}
+          </Text>
+        </Group>
+      }
+    >
+      <div className={classes.layout}>
+        <nav className={classes.nav} aria-label="Settings sections">
+          {SHOWN_TABS.map((value) => (
+            <NavLink
+              key={value}
+              component="button"
+              type="button"
+              label={LABELS[value]}
+              active={tab === value}
+              aria-current={tab === value ? 'page' : undefined}
+              onClick={() => setSearch({ tab: value }, { replace: true })}
+            />
+          ))}
+        </nav>
+        <div className={classes.panel}>
+          <Panel tab={tab} />
+        </div>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,50 @@
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router-dom';
+
+/**
+ * Parsers for search values. An invalid value never breaks a page: it reads as absent, so the
+ * page falls back to its default (`?id=abc` is the same as no id).
+ */
+export const optionalId = (value: string | null): number | undefined => {
+  if (value === null || !/^\d{1,15}$/.test(value)) return undefined;
+  const id = Number(value);
+  return id > 0 ? id : undefined;
+};
+
+export const optionalBoolean = (value: string | null): boolean | undefined =>
+  value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : undefined;
+
+export const optionalText = (value: string | null): string | undefined => (value ? value : undefined);
+
+export const optionalOneOf = <T extends string>(allowed: readonly T[], value: string | null): T | undefined =>
+  allowed.find((candidate) => candidate === value);
+
+type SearchValue = string | number | boolean | undefined;
+
+/**
+ * One typed view of a route's search values and a setter that merges changes into the address
+ * (undefined removes a value), so every record has a shareable link.
+ */
+export const useTypedSearch = <T extends Record<string, SearchValue>>(parse: (params: URLSearchParams) => T) => {
+  const [params, setParams] = useSearchParams();
+  const values = useMemo(() => parse(params), [parse, params]);
+  const update = useCallback(
+    (changes: Partial<T>, options: { replace?: boolean } = {}) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          for (const [key, value] of Object.entries(changes)) {
+            if (value === undefined || value === '') next.delete(key);
+            else next.set(key, String(value));
+          }
+          return next;
+        },
+        { replace: options.replace },
+      ),
+    [setParams],
+  );
+  return [values, update] as const;
+};
+
+/** Routes whose only search value is an optional record id: `?id=`. */
+export const parseIdSearch = (params: URLSearchParams) => ({ id: optionalId(params.get('id')) });
