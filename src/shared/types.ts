@@ -47,3 +47,65 @@ export interface ProblemBody {
   status: number;
   detail: string;
 }
+
+export interface Company {
+  id: number;
+  name: string;
+  code: string;
+  email: string;
+  phone: string;
+  address: string;
+  isActive: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TicketCategory {
+  id: number;
+  name: string;
+  description: string;
+  isActive: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Ticket {
+  id: number;
+  title: string;
+  description: string;
+  status: 'open' | 'in_progress' | 'on_hold' | 'resolved' | 'closed';
+  priority: 'low' | 'normal' | 'high' | 'urgent';
+  companyId: number | null;
+  companyName: string | null;
+  categoryId: number | null;
+  categoryName: string | null;
+  assigneeId: number | null;
+  assigneeName: string | null;
+  reporterId: number | null;
+  reporterName: string | null;
+  dueAt: string | null;
+  resolvedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TicketComment {
+  id: number;
+  ticketId: number;
+  userId: number;
+  userName: string;
+  body: string;
+  createdAt: string;
+}
+
+export interface TimeEntry {
+  id: number;
+  ticketId: number;
+  userId: number;
+  userName: string;
+  workDate: string;
+  minutes: number;
+  note: string;
+  billable: boolean;
+  createdAt: string;
+}

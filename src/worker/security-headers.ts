@@ -1,8 +1,8 @@
 import { secureHeaders } from 'hono/secure-headers';
 
 // Vite's dev server injects an inline React Refresh preamble; production builds have no inline
-// script, so only `npm run dev` relaxes script-src.
-const scriptSrc = import.meta.env?.DEV ? ["'self'", "'unsafe-inline'"] : ["'self'"];
+// script, so only `npm run dev` (mode 'development', not vitest's 'test') relaxes script-src.
+const scriptSrc = import.meta.env?.MODE === 'development' ? ["'self'", "'unsafe-inline'"] : ["'self'"];
 
 /** Security headers for every response the Worker sends, pages and API alike. */
 export const securityHeaders = () =>

@@ -1,4 +1,5 @@
 import { env, SELF } from 'cloudflare:test';
+import { expect } from 'vitest';
 import { hashPassword } from '../../src/worker/provider/auth/password';
 import { insertUser } from '../../src/worker/provider/db/users';
 
@@ -47,12 +48,25 @@ export const createUser = async (overrides: Partial<Omit<TestUser, 'id'>> & { is
   return { ...fields, id: user.id };
 };
 
-export const login = async (user: Pick<TestUser, 'email' | 'password'>, ip = '203.0.113.7') => {
-  const res = await api('auth/login', {
+export interface LoginOptions {
+  /** The connecting address; the rate limiter counts failures per address. */
+  ip?: string;
+  audience?: string;
+}
+
+/** POST auth/login as the login form sends it, answered as is. */
+export const attemptLogin = (
+  user: Pick<TestUser, 'email' | 'password'>,
+  { ip = '203.0.113.7', audience = env.APP_AUDIENCE }: LoginOptions = {},
+) =>
+  api('auth/login', {
     method: 'POST',
     headers: { 'cf-connecting-ip': ip },
-    json: { username: user.email, password: user.password, audience: env.APP_AUDIENCE },
+    json: { username: user.email, password: user.password, audience },
   });
+
+export const login = async (user: Pick<TestUser, 'email' | 'password'>, ip = '203.0.113.7') => {
+  const res = await attemptLogin(user, { ip });
   if (res.status !== 200) throw new Error(`login failed with ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { token: string }).token;
 };
@@ -62,3 +76,75 @@ export const signedIn = async () => {
   const user = await createUser();
   return { user, token: await login(user) };
 };
+
+/** A response read once: status, headers, the raw text and the parsed JSON. */
+export interface ReadResponse<T> {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: T;
+}
+
+/** Reads a JSON response; fails the test when the body is not JSON. */
+export const readJson = async <T = Record<string, unknown>>(res: Response): Promise<ReadResponse<T>> => {
+  const text = await res.text();
+  let body: T;
+  try {
+    body = JSON.parse(text) as T;
+  } catch {
+    throw new Error(`expected a JSON body with status ${res.status}, got: ${text.slice(0, 200)}`);
+  }
+  return { status: res.status, headers: res.headers, text, body };
+};
+
+export interface ErrorJson {
+  message: string;
+  errors?: Record<string, string[]>;
+}
+
+export interface ProblemJson {
+  title: string;
+  status: number;
+  detail: string;
+}
+
+/** Asserts the DESIGN.md §3 error shape: the status, a JSON content type and a non-empty message. */
+export const expectError = async (res: Response, status: number): Promise<ErrorJson> => {
+  const { body } = await readJson<ErrorJson>(res);
+  expect({ status: res.status, body }).toMatchObject({ status, body: { message: expect.any(String) } });
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(body.message.trim()).not.toBe('');
+  return body;
+};
+
+/** Asserts a 409 problem body `{ title, status: 409, detail }`. */
+export const expectConflict = async (res: Response): Promise<ProblemJson> => {
+  const { body } = await readJson<ProblemJson>(res);
+  expect({ status: res.status, body }).toMatchObject({
+    status: 409,
+    body: { title: expect.any(String), status: 409, detail: expect.any(String) },
+  });
+  expect(body.detail.trim()).not.toBe('');
+  return body;
+};
+
+const base64UrlJson = (part: string): Record<string, unknown> =>
+  JSON.parse(atob(part.replace(/-/g, '+').replace(/_/g, '/'))) as Record<string, unknown>;
+
+/** The header and payload of a JWT, without checking its signature. */
+export const decodeJwt = (token: string) => {
+  const [header = '', payload = ''] = token.split('.');
+  return { header: base64UrlJson(header), payload: base64UrlJson(payload) };
+};
+
+export const base64UrlEncode = (value: unknown) =>
+  btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+/** A distinct connecting address per call, so rate-limit counters of tests stay apart. */
+let lastAddress = 0;
+export const freshIp = () => {
+  lastAddress += 1;
+  return `198.18.${Math.floor(lastAddress / 250)}.${(lastAddress % 250) + 1}`;
+};
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -28,7 +28,9 @@ export const paragraph = (max: number) =>
 export const filledLine = (max: number, message: string) =>
   line(max).matches(NOT_BLANK, { message, excludeEmptyString: false });
 
-export const password = () => string().min(1, 'Required').max(PASSWORD_MAX, maxMessage(PASSWORD_MAX));
+// The same characters login accepts, so every password that can be set can also sign in.
+export const password = () =>
+  string().min(1, 'Required').max(PASSWORD_MAX, maxMessage(PASSWORD_MAX)).matches(SINGLE_LINE, INVALID_CHARACTERS);
 
 export const recordId = () =>
   number()

@@ -3,7 +3,9 @@ import { API_VERSION } from '../../shared/constants';
 import type { ProviderEnv } from './http/auth';
 import { onError } from './http/errors';
 import { authRoutes } from './routes/auth';
+import { companyRoutes, ticketCategoryRoutes } from './routes/lookups';
 import { settingsRoutes } from './routes/settings';
+import { ticketRoutes } from './routes/tickets';
 import { userRoutes } from './routes/users';
 
 /** The embedded provider API: what UPSTREAM_API_URL would otherwise serve, on D1 and R2. */
@@ -12,5 +14,8 @@ export const provider = new Hono<ProviderEnv>()
   .route('/auth', authRoutes)
   .route('/users', userRoutes)
   .route('/settings', settingsRoutes)
+  .route('/companies', companyRoutes)
+  .route('/ticket-categories', ticketCategoryRoutes)
+  .route('/tickets', ticketRoutes)
   .notFound((c) => c.json({ message: 'Not Found' }, 404))
   .onError(onError);

@@ -1,7 +1,7 @@
 import type { User } from '../../../shared/types';
 import type { ListQuery } from '../../../shared/schemas/list';
 import { containsPattern, pageOf, pageWindow } from '../http/pagination';
-import { conflict } from '../http/errors';
+import { NOW_SQL, uniqueOr409 } from './sql';
 
 interface UserRow {
   id: number;
@@ -14,7 +14,6 @@ interface UserRow {
 }
 
 const COLUMNS = 'id, first_name, surname, email, is_active, created_at, updated_at';
-const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
 const toUser = (row: UserRow): User => ({
   id: row.id,
@@ -27,17 +26,6 @@ const toUser = (row: UserRow): User => ({
 });
 
 const EMAIL_TAKEN = 'Email address is already in use';
-const isUniqueViolation = (error: unknown) => error instanceof Error && /UNIQUE constraint failed/.test(error.message);
-
-/** Runs a write, turning the email's unique constraint into a 409. */
-const uniqueEmail = async <T>(write: Promise<T>): Promise<T> => {
-  try {
-    return await write;
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(EMAIL_TAKEN);
-    throw error;
-  }
-};
 
 export const findUser = async (db: D1Database, id: number) => {
   const row = await db.prepare(`SELECT ${COLUMNS} FROM users WHERE id = ?1`).bind(id).first<UserRow>();
@@ -74,13 +62,14 @@ export interface NewUser {
 }
 
 export const insertUser = async (db: D1Database, user: NewUser) => {
-  const row = await uniqueEmail(
+  const row = await uniqueOr409(
     db
       .prepare(
         `INSERT INTO users (first_name, surname, email, password_hash, is_active) VALUES (?1, ?2, ?3, ?4, ?5) RETURNING ${COLUMNS}`,
       )
       .bind(user.firstName, user.surname, user.email, user.passwordHash, user.isActive === false ? 0 : 1)
       .first<UserRow>(),
+    EMAIL_TAKEN,
   );
   if (!row) throw new Error('insert returned no row');
   return toUser(row);
@@ -95,7 +84,7 @@ export interface UserChanges {
 
 /** Applies only the given fields; returns null when the id is unknown. */
 export const updateUser = async (db: D1Database, id: number, changes: UserChanges) => {
-  const row = await uniqueEmail(
+  const row = await uniqueOr409(
     db
       .prepare(
         `UPDATE users SET
@@ -103,7 +92,7 @@ export const updateUser = async (db: D1Database, id: number, changes: UserChange
            surname = coalesce(?3, surname),
            email = coalesce(?4, email),
            is_active = coalesce(?5, is_active),
-           updated_at = ${NOW}
+           updated_at = ${NOW_SQL}
          WHERE id = ?1 RETURNING ${COLUMNS}`,
       )
       .bind(
@@ -114,12 +103,13 @@ export const updateUser = async (db: D1Database, id: number, changes: UserChange
         changes.isActive === undefined ? null : Number(changes.isActive),
       )
       .first<UserRow>(),
+    EMAIL_TAKEN,
   );
   return row ? toUser(row) : null;
 };
 
 export const updatePasswordHash = (db: D1Database, id: number, passwordHash: string) =>
-  db.prepare(`UPDATE users SET password_hash = ?2, updated_at = ${NOW} WHERE id = ?1`).bind(id, passwordHash).run();
+  db.prepare(`UPDATE users SET password_hash = ?2, updated_at = ${NOW_SQL} WHERE id = ?1`).bind(id, passwordHash).run();
 
 export const countUsers = async (db: D1Database) =>
   (await db.prepare('SELECT count(*) AS total FROM users').first<number>('total')) ?? 0;

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { AnyObject, InferType, ObjectSchema, Schema } from 'yup';
+import type { AnyObject, InferType, ObjectSchema } from 'yup';
 import { badRequest } from './errors';
 
 /**
@@ -22,7 +22,3 @@ export const readBody = async <S extends ObjectSchema<AnyObject>>(c: Context, sc
 /** Reads query values, casting text to the schema's types and ignoring values it does not know. */
 export const readQuery = <S extends ObjectSchema<AnyObject>>(c: Context, schema: S): Promise<InferType<S>> =>
   schema.validate(c.req.query(), { abortEarly: false, stripUnknown: true });
-
-/** Validates one path parameter, such as an id, with casting. */
-export const readParam = <S extends Schema>(c: Context, name: string, schema: S): Promise<InferType<S>> =>
-  schema.label(name).validate(c.req.param(name));

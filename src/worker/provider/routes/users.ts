@@ -1,18 +1,14 @@
 import { Hono } from 'hono';
-import { recordId } from '../../../shared/schemas/fields';
 import { listQuerySchema } from '../../../shared/schemas/list';
 import { changePasswordSchema, createUserSchema, profileSchema, updateUserSchema } from '../../../shared/schemas/users';
 import { hashPassword } from '../auth/password';
 import { findUser, insertUser, listUsers, updatePasswordHash, updateUser } from '../db/users';
 import { assertSelf, requireAuth, type ProviderEnv } from '../http/auth';
-import { badRequest, notFound } from '../http/errors';
-import { readBody, readParam, readQuery } from '../http/validate';
+import { badRequest } from '../http/errors';
+import { foundOr404, readId } from '../http/params';
+import { readBody, readQuery } from '../http/validate';
 
-const userId = recordId().typeError('id must be a number').required();
-const found = <T>(value: T | null) => {
-  if (value === null) throw notFound('User not found');
-  return value;
-};
+const NOUN = 'User';
 
 export const userRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
@@ -26,12 +22,12 @@ export const userRoutes = new Hono<ProviderEnv>()
     if (id === c.get('user').id && changes.isActive === false) {
       throw badRequest('You cannot deactivate your own account');
     }
-    return c.json(found(await updateUser(c.env.DB, id, changes)));
+    return c.json(foundOr404(await updateUser(c.env.DB, id, changes), NOUN));
   })
   .patch('/profile', async (c) => {
     const { id, ...profile } = await readBody(c, profileSchema);
     assertSelf(c.get('user'), id);
-    return c.json(found(await updateUser(c.env.DB, id, profile)));
+    return c.json(foundOr404(await updateUser(c.env.DB, id, profile), NOUN));
   })
   .patch('/change-password', async (c) => {
     const { id, newPassword } = await readBody(c, changePasswordSchema);
@@ -39,4 +35,4 @@ export const userRoutes = new Hono<ProviderEnv>()
     await updatePasswordHash(c.env.DB, id, await hashPassword(newPassword));
     return c.json({ message: 'Password changed' });
   })
-  .get('/:id', async (c) => c.json(found(await findUser(c.env.DB, await readParam(c, 'id', userId)))));
+  .get('/:id', async (c) => c.json(foundOr404(await findUser(c.env.DB, readId(c)), NOUN)));

@@ -1,0 +1,100 @@
+import type { Company, TicketCategory } from '../../../shared/types';
+import type { ListQuery } from '../../../shared/schemas/list';
+import { conflict } from '../http/errors';
+import { containsPattern, pageOf, pageWindow } from '../http/pagination';
+import { NOW_SQL, assignments, insertSql, setSql, uniqueOr409, valuesOf } from './sql';
+
+/** What differs between the lookup tables; the list, read, write and delete logic is shared. */
+interface LookupSpec<T> {
+  table: string;
+  noun: string;
+  /** API field → column, for the writable fields. */
+  columns: Record<string, string>;
+  toApi: (row: Record<string, unknown>) => T;
+  /** Tables whose rows point at a lookup row, which then cannot be deleted. */
+  usedBy: { table: string; column: string; noun: string }[];
+}
+
+const base = (row: Record<string, unknown>) => ({
+  id: row.id as number,
+  isActive: row.is_active === 1,
+  createdAt: row.created_at as string,
+  updatedAt: row.updated_at as string,
+});
+
+const lookupStore = <T>(spec: LookupSpec<T>) => {
+  const taken = `A ${spec.noun} with this name already exists`;
+  return {
+    list: async (db: D1Database, query: ListQuery) => {
+      const { limit, offset } = pageWindow(query);
+      const where = query.q ? "WHERE name LIKE ?1 ESCAPE '\\'" : '';
+      const params = query.q ? [containsPattern(query.q)] : [];
+      const [rows, count] = await db.batch<Record<string, unknown>>([
+        db.prepare(`SELECT * FROM ${spec.table} ${where} ORDER BY name COLLATE NOCASE, id LIMIT ${limit} OFFSET ${offset}`).bind(...params),
+        db.prepare(`SELECT count(*) AS total FROM ${spec.table} ${where}`).bind(...params),
+      ]);
+      return pageOf(rows.results.map(spec.toApi), (count.results[0]?.total as number) ?? 0, query);
+    },
+
+    get: async (db: D1Database, id: number) => {
+      const row = await db.prepare(`SELECT * FROM ${spec.table} WHERE id = ?1`).bind(id).first();
+      return row ? spec.toApi(row) : null;
+    },
+
+    insert: async (db: D1Database, fields: Record<string, unknown>) => {
+      const list = assignments(fields, spec.columns);
+      const row = await uniqueOr409(db.prepare(insertSql(spec.table, list)).bind(...valuesOf(list)).first(), taken);
+      return spec.toApi(row as Record<string, unknown>);
+    },
+
+    update: async (db: D1Database, id: number, changes: Record<string, unknown>) => {
+      const list = assignments(changes, spec.columns);
+      const set = [setSql(list, 2), `updated_at = ${NOW_SQL}`].filter(Boolean).join(', ');
+      const row = await uniqueOr409(
+        db.prepare(`UPDATE ${spec.table} SET ${set} WHERE id = ?1 RETURNING *`).bind(id, ...valuesOf(list)).first(),
+        taken,
+      );
+      return row ? spec.toApi(row) : null;
+    },
+
+    /** Deletes an unused row; false when the id is unknown, 409 while other rows refer to it. */
+    remove: async (db: D1Database, id: number) => {
+      const uses = await db.batch<{ n: number }>(
+        spec.usedBy.map(({ table, column }) => db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?1`).bind(id)),
+      );
+      const inUse = spec.usedBy.filter((_, i) => (uses[i]?.results[0]?.n ?? 0) > 0).map((use) => use.noun);
+      if (inUse.length) throw conflict(`This ${spec.noun} is still used by ${inUse.join(' and ')}`);
+      const result = await db.prepare(`DELETE FROM ${spec.table} WHERE id = ?1`).bind(id).run();
+      return result.meta.changes > 0;
+    },
+  };
+};
+
+export type LookupStore = ReturnType<typeof lookupStore>;
+
+export const companies = lookupStore<Company>({
+  table: 'companies',
+  noun: 'company',
+  columns: { name: 'name', code: 'code', email: 'email', phone: 'phone', address: 'address', isActive: 'is_active' },
+  toApi: (row) => ({
+    ...base(row),
+    name: row.name as string,
+    code: row.code as string,
+    email: row.email as string,
+    phone: row.phone as string,
+    address: row.address as string,
+  }),
+  usedBy: [
+    { table: 'tickets', column: 'company_id', noun: 'tickets' },
+    { table: 'invoice_lines', column: 'company_id', noun: 'invoice lines' },
+    { table: 'statements', column: 'company_id', noun: 'statements' },
+  ],
+});
+
+export const ticketCategories = lookupStore<TicketCategory>({
+  table: 'ticket_categories',
+  noun: 'ticket category',
+  columns: { name: 'name', description: 'description', isActive: 'is_active' },
+  toApi: (row) => ({ ...base(row), name: row.name as string, description: row.description as string }),
+  usedBy: [{ table: 'tickets', column: 'category_id', noun: 'tickets' }],
+});

@@ -1,0 +1,36 @@
+import { conflict } from '../http/errors';
+
+/** The ISO 8601 UTC time SQLite writes, matching the columns' defaults. */
+export const NOW_SQL = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+const isUniqueViolation = (error: unknown) => error instanceof Error && /UNIQUE constraint failed/.test(error.message);
+
+/** Runs a write, turning a unique constraint failure into a 409 with `detail`. */
+export const uniqueOr409 = async <T>(write: Promise<T>, detail: string): Promise<T> => {
+  try {
+    return await write;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(detail);
+    throw error;
+  }
+};
+
+interface Assignment {
+  column: string;
+  value: unknown;
+}
+
+/** The given API fields as column assignments; fields left undefined are left out. */
+export const assignments = (fields: Record<string, unknown>, columns: Record<string, string>): Assignment[] =>
+  Object.entries(fields)
+    .filter(([key, value]) => value !== undefined && columns[key] !== undefined)
+    .map(([key, value]) => ({ column: columns[key] as string, value: typeof value === 'boolean' ? Number(value) : value }));
+
+/** `a = ?2, b = ?3` from `firstParam` on, so a PATCH touches only what it names. */
+export const setSql = (list: Assignment[], firstParam: number) =>
+  list.map(({ column }, i) => `${column} = ?${firstParam + i}`).join(', ');
+
+export const insertSql = (table: string, list: Assignment[]) =>
+  `INSERT INTO ${table} (${list.map(({ column }) => column).join(', ')}) VALUES (${list.map((_, i) => `?${i + 1}`).join(', ')}) RETURNING *`;
+
+export const valuesOf = (list: Assignment[]) => list.map(({ value }) => value);

@@ -1,0 +1,64 @@
+import type { CommentPayload, TimeEntryPayload } from '../../../shared/schemas/tickets';
+import type { TicketComment, TimeEntry } from '../../../shared/types';
+
+type Row = Record<string, unknown>;
+const USER_NAME = "u.first_name || ' ' || u.surname AS user_name";
+
+const toComment = (row: Row): TicketComment => ({
+  id: row.id as number,
+  ticketId: row.ticket_id as number,
+  userId: row.user_id as number,
+  userName: row.user_name as string,
+  body: row.body as string,
+  createdAt: row.created_at as string,
+});
+
+const toTimeEntry = (row: Row): TimeEntry => ({
+  id: row.id as number,
+  ticketId: row.ticket_id as number,
+  userId: row.user_id as number,
+  userName: row.user_name as string,
+  workDate: row.work_date as string,
+  minutes: row.minutes as number,
+  note: row.note as string,
+  billable: row.billable === 1,
+  createdAt: row.created_at as string,
+});
+
+export const listComments = async (db: D1Database, ticketId: number) =>
+  (
+    await db
+      .prepare(`SELECT m.*, ${USER_NAME} FROM ticket_comments m JOIN users u ON u.id = m.user_id WHERE m.ticket_id = ?1 ORDER BY m.created_at, m.id`)
+      .bind(ticketId)
+      .all<Row>()
+  ).results.map(toComment);
+
+export const insertComment = async (db: D1Database, ticketId: number, userId: number, { body }: CommentPayload) => {
+  const row = await db
+    .prepare(
+      `INSERT INTO ticket_comments (ticket_id, user_id, body) VALUES (?1, ?2, ?3)
+       RETURNING *, (SELECT first_name || ' ' || surname FROM users WHERE id = ?2) AS user_name`,
+    )
+    .bind(ticketId, userId, body)
+    .first<Row>();
+  return toComment(row as Row);
+};
+
+export const listTimeEntries = async (db: D1Database, ticketId: number) =>
+  (
+    await db
+      .prepare(`SELECT e.*, ${USER_NAME} FROM time_entries e JOIN users u ON u.id = e.user_id WHERE e.ticket_id = ?1 ORDER BY e.work_date DESC, e.id DESC`)
+      .bind(ticketId)
+      .all<Row>()
+  ).results.map(toTimeEntry);
+
+export const insertTimeEntry = async (db: D1Database, ticketId: number, userId: number, entry: TimeEntryPayload) => {
+  const row = await db
+    .prepare(
+      `INSERT INTO time_entries (ticket_id, user_id, work_date, minutes, note, billable) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+       RETURNING *, (SELECT first_name || ' ' || surname FROM users WHERE id = ?2) AS user_name`,
+    )
+    .bind(ticketId, userId, entry.workDate, entry.minutes, entry.note ?? '', entry.billable === false ? 0 : 1)
+    .first<Row>();
+  return toTimeEntry(row as Row);
+};

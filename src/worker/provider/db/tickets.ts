@@ -1,0 +1,127 @@
+import type { TicketChanges, TicketListQuery, TicketPayload, TicketSort } from '../../../shared/schemas/tickets';
+import type { Ticket } from '../../../shared/types';
+import { containsPattern, pageOf, pageWindow } from '../http/pagination';
+import { assertReferencesExist } from './references';
+import { NOW_SQL, assignments, insertSql, setSql, valuesOf } from './sql';
+
+type Row = Record<string, unknown>;
+
+const SELECT = `SELECT t.*, c.name AS company_name, k.name AS category_name,
+    a.first_name || ' ' || a.surname AS assignee_name, r.first_name || ' ' || r.surname AS reporter_name
+  FROM tickets t
+  LEFT JOIN companies c ON c.id = t.company_id
+  LEFT JOIN ticket_categories k ON k.id = t.category_id
+  LEFT JOIN users a ON a.id = t.assignee_id
+  LEFT JOIN users r ON r.id = t.reporter_id`;
+
+const COLUMNS: Record<string, string> = {
+  title: 'title',
+  description: 'description',
+  status: 'status',
+  priority: 'priority',
+  companyId: 'company_id',
+  categoryId: 'category_id',
+  assigneeId: 'assignee_id',
+  reporterId: 'reporter_id',
+  dueAt: 'due_at',
+  resolvedAt: 'resolved_at',
+};
+
+// Priority and status sort by their meaning, not alphabetically.
+const SORT_SQL: Record<TicketSort, string> = {
+  createdAt: 't.created_at',
+  updatedAt: 't.updated_at',
+  dueAt: 't.due_at',
+  title: 't.title COLLATE NOCASE',
+  id: 't.id',
+  priority: "CASE t.priority WHEN 'low' THEN 0 WHEN 'normal' THEN 1 WHEN 'high' THEN 2 ELSE 3 END",
+  status: "CASE t.status WHEN 'open' THEN 0 WHEN 'in_progress' THEN 1 WHEN 'on_hold' THEN 2 WHEN 'resolved' THEN 3 ELSE 4 END",
+};
+
+const CLOSED = ['resolved', 'closed'];
+
+export const toTicket = (row: Row): Ticket => ({
+  id: row.id as number,
+  title: row.title as string,
+  description: row.description as string,
+  status: row.status as Ticket['status'],
+  priority: row.priority as Ticket['priority'],
+  companyId: (row.company_id as number | null) ?? null,
+  companyName: (row.company_name as string | null) ?? null,
+  categoryId: (row.category_id as number | null) ?? null,
+  categoryName: (row.category_name as string | null) ?? null,
+  assigneeId: (row.assignee_id as number | null) ?? null,
+  assigneeName: (row.assignee_name as string | null) ?? null,
+  reporterId: (row.reporter_id as number | null) ?? null,
+  reporterName: (row.reporter_name as string | null) ?? null,
+  dueAt: (row.due_at as string | null) ?? null,
+  resolvedAt: (row.resolved_at as string | null) ?? null,
+  createdAt: row.created_at as string,
+  updatedAt: row.updated_at as string,
+});
+
+const filters = (query: TicketListQuery) => {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  const add = (sql: string, value: unknown) => {
+    params.push(value);
+    clauses.push(sql.replace('?', `?${params.length}`));
+  };
+  if (query.status) add('t.status = ?', query.status);
+  if (query.priority) add('t.priority = ?', query.priority);
+  if (query.companyId) add('t.company_id = ?', query.companyId);
+  if (query.categoryId) add('t.category_id = ?', query.categoryId);
+  if (query.assigneeId) add('t.assignee_id = ?', query.assigneeId);
+  if (query.q) {
+    const id = /^#?(\d{1,15})$/.exec(query.q.trim())?.[1];
+    if (id) add('t.id = ?', Number(id));
+    else add("t.title LIKE ? ESCAPE '\\'", containsPattern(query.q));
+  }
+  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+};
+
+export const listTickets = async (db: D1Database, query: TicketListQuery) => {
+  const { limit, offset } = pageWindow(query);
+  const { where, params } = filters(query);
+  const sort = (query.sort ?? '-createdAt') as string;
+  const direction = sort.startsWith('-') ? 'DESC' : 'ASC';
+  const orderBy = `${SORT_SQL[sort.replace(/^-/, '') as TicketSort]} ${direction}, t.id ${direction}`;
+  const [rows, count] = await db.batch<Row>([
+    db.prepare(`${SELECT} ${where} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`).bind(...params),
+    db.prepare(`SELECT count(*) AS total FROM tickets t ${where}`).bind(...params),
+  ]);
+  return pageOf(rows.results.map(toTicket), (count.results[0]?.total as number) ?? 0, query);
+};
+
+export const findTicket = async (db: D1Database, id: number) => {
+  const row = await db.prepare(`${SELECT} WHERE t.id = ?1`).bind(id).first<Row>();
+  return row ? toTicket(row) : null;
+};
+
+export const ticketExists = async (db: D1Database, id: number) =>
+  (await db.prepare('SELECT 1 AS found FROM tickets WHERE id = ?1').bind(id).first()) !== null;
+
+export const insertTicket = async (db: D1Database, payload: TicketPayload, reporterId: number) => {
+  await assertReferencesExist(db, payload);
+  const resolvedAt = payload.status && CLOSED.includes(payload.status) ? new Date().toISOString() : undefined;
+  const list = assignments({ ...payload, reporterId, resolvedAt }, COLUMNS);
+  const row = await db.prepare(insertSql('tickets', list)).bind(...valuesOf(list)).first<Row>();
+  return findTicket(db, row?.id as number) as Promise<Ticket>;
+};
+
+/** Applies the given fields; moving to resolved or closed stamps resolved_at, reopening clears it. */
+export const updateTicket = async (db: D1Database, id: number, changes: TicketChanges) => {
+  await assertReferencesExist(db, changes);
+  const list = assignments(changes, COLUMNS);
+  const set = [setSql(list, 2), `updated_at = ${NOW_SQL}`];
+  if (changes.status) {
+    set.push(
+      CLOSED.includes(changes.status) ? `resolved_at = coalesce(resolved_at, ${NOW_SQL})` : 'resolved_at = NULL',
+    );
+  }
+  const result = await db
+    .prepare(`UPDATE tickets SET ${set.filter(Boolean).join(', ')} WHERE id = ?1`)
+    .bind(id, ...valuesOf(list))
+    .run();
+  return result.meta.changes > 0 ? findTicket(db, id) : null;
+};

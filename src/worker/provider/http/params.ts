@@ -1,0 +1,16 @@
+import type { Context } from 'hono';
+import { badRequest, notFound } from './errors';
+
+/** The `:id` path value as a positive whole number written in plain digits (not `1e3`), or a 400. */
+export const readId = (c: Context) => {
+  const raw = c.req.param('id') ?? '';
+  const id = /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
+  if (id < 1) throw badRequest('id must be a positive whole number', { id: ['Must be a positive whole number'] });
+  return id;
+};
+
+/** The found record, or a 404 naming what was not found. */
+export const foundOr404 = <T>(value: T | null, noun: string): T => {
+  if (value === null) throw notFound(`${noun} not found`);
+  return value;
+};
