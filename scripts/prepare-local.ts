@@ -8,7 +8,7 @@ import { seed } from './seed';
 export const prepareLocal = async () => {
   if (ensureDevVars()) console.log('Wrote a new random JWT_SECRET to .dev.vars.');
   await run(bin('wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', localStateDir()]);
-  if (await withLocalEnv(seed)) console.log('Seeded the demo admin.');
+  if (await withLocalEnv(seed)) console.log('Seeded the demo admin and the demo data.');
 };
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await prepareLocal();

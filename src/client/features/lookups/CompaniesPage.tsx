@@ -1,15 +1,41 @@
 import { Text } from '@mantine/core';
-import { PageTitle } from '../../lib/ui/PageTitle';
-import { useLookupSearch } from './search';
+import { createCompanySchema } from '../../../shared/schemas/lookups';
+import type { Company } from '../../../shared/types';
+import { formatDateTime } from '../../lib/format';
+import { SwitchField, TextField, TextareaField } from '../../lib/form/fields';
+import { ActiveBadge } from '../../lib/ui/ActiveBadge';
+import { Facts } from '../../lib/ui/Facts';
+import { lookupApi } from './api';
+import { LookupPage, type LookupConfig } from './LookupPage';
+
+const config: LookupConfig<Company> = {
+  title: 'Companies',
+  description: 'Customers the desk works for',
+  noun: 'Company',
+  api: lookupApi<Company>('companies'),
+  schema: createCompanySchema,
+  blank: { name: '', code: '', email: '', phone: '', address: '', isActive: true },
+  valuesOf: ({ name, code, email, phone, address, isActive }) => ({ name, code, email, phone, address, isActive }),
+  columns: [
+    { key: 'name', label: 'Name', render: (c) => <Text size="sm" fw={500}>{c.name}</Text> },
+    { key: 'code', label: 'Code', render: (c) => c.code || '—' },
+    { key: 'email', label: 'Email', visibleFrom: 'sm', render: (c) => c.email || '—' },
+    { key: 'phone', label: 'Phone', visibleFrom: 'md', render: (c) => c.phone || '—' },
+    { key: 'status', label: 'Status', visibleFrom: 'xs', render: (c) => <ActiveBadge active={c.isActive} /> },
+  ],
+  fields: (
+    <>
+      <TextField name="name" label="Name" />
+      <TextField name="code" label="Code" />
+      <TextField name="email" label="Email" type="email" />
+      <TextField name="phone" label="Phone" type="tel" />
+      <TextareaField name="address" label="Address" autosize minRows={2} />
+      <SwitchField name="isActive" label="Active" />
+    </>
+  ),
+  details: (c) => <Facts items={[['Status', <ActiveBadge active={c.isActive} />], ['Created', formatDateTime(c.createdAt)], ['Updated', formatDateTime(c.updatedAt)]]} />,
+};
 
 export function CompaniesPage() {
-  const [{ id }] = useLookupSearch();
-  return (
-    <>
-      <PageTitle title="Companies" description="Customer companies" />
-      <Text c="dimmed" data-testid="selected-record">
-        {id === undefined ? 'Nothing selected' : `Selected #${id}`}
-      </Text>
-    </>
-  );
+  return <LookupPage config={config} />;
 }

@@ -1,15 +1,105 @@
-import { Text } from '@mantine/core';
+import { Badge, Button, Center, Divider, Loader, Modal, Stack, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useState } from 'react';
+import type { TicketPayload } from '../../../shared/schemas/tickets';
+import type { Ticket } from '../../../shared/types';
+import { formatDate } from '../../lib/format';
+import { notify } from '../../lib/toast/notify';
+import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { PageTitle } from '../../lib/ui/PageTitle';
+import { RecordDrawer } from '../../lib/ui/RecordDrawer';
+import { createTicket, updateTicket, useTicket, useTicketOptions, useTickets, type TicketFilters as Filters } from './api';
+import { CommentsSection } from './CommentsSection';
+import { PRIORITY_COLORS, PRIORITY_LABELS, STATUS_COLORS, STATUS_LABELS } from './labels';
 import { useTicketsSearch } from './search';
+import { TicketFilters } from './TicketFilters';
+import { NEW_TICKET, TicketForm, editableFields } from './TicketForm';
+import { TimeSection } from './TimeSection';
+
+const COLUMNS: Column<Ticket>[] = [
+  { key: 'id', label: '#', sort: 'id', render: (t) => t.id },
+  { key: 'title', label: 'Title', sort: 'title', render: (t) => <Text size="sm" fw={500} lineClamp={1}>{t.title}</Text> },
+  { key: 'status', label: 'Status', sort: 'status', render: (t) => <Badge color={STATUS_COLORS[t.status]} variant="light">{STATUS_LABELS[t.status]}</Badge> },
+  { key: 'priority', label: 'Priority', sort: 'priority', visibleFrom: 'sm', render: (t) => <Badge color={PRIORITY_COLORS[t.priority]} variant="dot">{PRIORITY_LABELS[t.priority]}</Badge> },
+  { key: 'company', label: 'Company', visibleFrom: 'md', render: (t) => t.companyName ?? '—' },
+  { key: 'assignee', label: 'Assignee', visibleFrom: 'lg', render: (t) => t.assigneeName ?? 'Unassigned' },
+  { key: 'created', label: 'Created', sort: 'createdAt', visibleFrom: 'md', render: (t) => formatDate(t.createdAt) },
+];
 
 export function TicketsPage() {
-  const [{ id }] = useTicketsSearch();
+  const [{ id }, setSearch] = useTicketsSearch();
+  const [filters, setFilters] = useState<Filters & { page: number }>({ sort: '-createdAt', page: 1 });
+  const tickets = useTickets(filters);
+  const ticket = useTicket(id);
+  const options = useTicketOptions();
+  const [creating, { open: openCreate, close: closeCreate }] = useDisclosure(false);
+
+  const filter = (changes: Filters) => setFilters((current) => ({ ...current, ...changes, page: 1 }));
+
+  const create = async (values: TicketPayload) => {
+    try {
+      const created = await createTicket(values);
+      notify.success('Ticket created', `#${created.id} ${created.title}`);
+      closeCreate();
+      setSearch({ id: created.id });
+      await tickets.mutate();
+    } catch (error) {
+      notify.error('Ticket not created', (error as Error).message);
+    }
+  };
+
+  const save = async (values: TicketPayload) => {
+    if (!id) return;
+    try {
+      const updated = await updateTicket(id, values);
+      notify.success('Ticket saved', `#${updated.id}`);
+      await Promise.all([ticket.mutate(updated, { revalidate: false }), tickets.mutate()]);
+    } catch (error) {
+      notify.error('Ticket not saved', (error as Error).message);
+    }
+  };
+
   return (
     <>
-      <PageTitle title="Tickets" description="Service desk tickets" />
-      <Text c="dimmed" data-testid="selected-record">
-        {id === undefined ? 'Nothing selected' : `Selected #${id}`}
-      </Text>
+      <PageTitle title="Tickets" description="Service desk requests" actions={<Button onClick={openCreate}>New ticket</Button>} />
+      <TicketFilters filters={filters} options={options} onChange={filter} />
+      <DataTable
+        label="Tickets"
+        columns={COLUMNS}
+        page={tickets.data}
+        error={tickets.error}
+        onRetry={() => tickets.mutate()}
+        onPageChange={(page) => setFilters((current) => ({ ...current, page }))}
+        onOpen={(row) => setSearch({ id: row.id })}
+        selectedId={id}
+        sort={filters.sort}
+        onSortChange={(sort) => filter({ sort })}
+        empty={{ title: 'No tickets match', description: 'Change the filters or create a ticket.' }}
+      />
+      <Modal opened={creating} onClose={closeCreate} title="New ticket" size="lg">
+        <TicketForm initialValues={NEW_TICKET} options={options} submitLabel="Create ticket" onSubmit={create} />
+      </Modal>
+      <RecordDrawer opened={id !== undefined} onClose={() => setSearch({ id: undefined })} title={ticket.data ? `#${ticket.data.id} ${ticket.data.title}` : `Ticket #${id ?? ''}`}>
+        {ticket.error ? <Text c="red">{ticket.error.message}</Text> : null}
+        {!ticket.data && !ticket.error ? (
+          <Center py="xl">
+            <Loader aria-label="Loading ticket" />
+          </Center>
+        ) : null}
+        {ticket.data ? (
+          <Stack>
+            <Text size="xs" c="dimmed">
+              Reported by {ticket.data.reporterName ?? 'unknown'} on {formatDate(ticket.data.createdAt)}
+              {ticket.data.resolvedAt ? ` · resolved ${formatDate(ticket.data.resolvedAt)}` : ''}
+            </Text>
+            <TicketForm key={ticket.data.updatedAt} initialValues={editableFields(ticket.data)} options={options} submitLabel="Save ticket" onSubmit={save} />
+            <Divider />
+            <TimeSection ticketId={ticket.data.id} />
+            <Divider />
+            <CommentsSection ticketId={ticket.data.id} />
+          </Stack>
+        ) : null}
+      </RecordDrawer>
     </>
   );
 }

@@ -1,15 +1,117 @@
-import { Text } from '@mantine/core';
+import { Button, Center, Group, Loader, Text } from '@mantine/core';
+import { useState } from 'react';
+import type { CreateUserPayload, UpdateUserPayload } from '../../../shared/schemas/users';
+import type { User } from '../../../shared/types';
+import { useAuth } from '../../lib/auth-store';
+import { formatDate, fullName } from '../../lib/format';
+import { notify } from '../../lib/toast/notify';
+import { ActiveBadge } from '../../lib/ui/ActiveBadge';
+import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { PageTitle } from '../../lib/ui/PageTitle';
+import { RecordDrawer } from '../../lib/ui/RecordDrawer';
+import { SearchField } from '../../lib/ui/SearchField';
+import { createUser, updateUser, useUser, useUsers } from './api';
 import { useUsersSearch } from './search';
+import { CreateUserForm, EditUserForm } from './UserForms';
+import { UserDetails } from './UserDetails';
+
+const COLUMNS: Column<User>[] = [
+  { key: 'name', label: 'Name', render: (user) => <Text fw={500} size="sm">{fullName(user)}</Text> },
+  { key: 'email', label: 'Email', render: (user) => user.email, visibleFrom: 'sm' },
+  {
+    key: 'status',
+    label: 'Status',
+    render: (user) => <ActiveBadge active={user.isActive} />,
+  },
+  { key: 'created', label: 'Created', render: (user) => formatDate(user.createdAt), visibleFrom: 'md' },
+];
+
+const failed = (title: string) => (error: unknown) => {
+  notify.error(title, (error as Error).message);
+};
 
 export function UsersPage() {
-  const [{ id }] = useUsersSearch();
+  const [{ id, component }, setSearch] = useUsersSearch();
+  const [query, setQuery] = useState({ q: '', page: 1 });
+  const users = useUsers(query);
+  const selected = useUser(id);
+  const { user: me } = useAuth();
+  const [busy, setBusy] = useState(false);
+
+  const panel = component === 'create' ? 'create' : id ? (component === 'edit' ? 'edit' : 'details') : null;
+  const close = () => setSearch({ id: undefined, component: undefined });
+
+  const create = (values: CreateUserPayload) =>
+    createUser(values)
+      .then((user) => {
+        notify.success('User created', fullName(user));
+        setSearch({ id: user.id, component: 'details' });
+        return users.mutate();
+      })
+      .then(() => undefined, failed('User not created'));
+
+  const save = (values: UpdateUserPayload) =>
+    updateUser(values)
+      .then((user) => {
+        notify.success('User updated', fullName(user));
+        setSearch({ component: 'details' });
+        return Promise.all([selected.mutate(user, { revalidate: false }), users.mutate()]);
+      })
+      .then(() => undefined, failed('User not updated'));
+
+  const toggleActive = (user: User) => {
+    setBusy(true);
+    updateUser({ id: user.id, isActive: !user.isActive })
+      .then((updated) => {
+        notify.success(updated.isActive ? 'User activated' : 'User deactivated', fullName(updated));
+        return Promise.all([selected.mutate(updated, { revalidate: false }), users.mutate()]);
+      })
+      .catch(failed('User not updated'))
+      .finally(() => setBusy(false));
+  };
+
+  const title = panel === 'create' ? 'New user' : selected.data ? fullName(selected.data) : 'User';
+
   return (
     <>
-      <PageTitle title="Users" description="Staff accounts" />
-      <Text c="dimmed" data-testid="selected-record">
-        {id === undefined ? 'Nothing selected' : `Selected #${id}`}
-      </Text>
+      <PageTitle
+        title="Users"
+        description="Staff who can sign in"
+        actions={<Button onClick={() => setSearch({ id: undefined, component: 'create' })}>New user</Button>}
+      />
+      <Group mb="md" grow>
+        <SearchField label="Search" placeholder="Name or email" onSearch={(q) => setQuery({ q, page: 1 })} />
+      </Group>
+      <DataTable
+        label="Users"
+        columns={COLUMNS}
+        page={users.data}
+        error={users.error}
+        onRetry={() => users.mutate()}
+        onPageChange={(page) => setQuery((current) => ({ ...current, page }))}
+        onOpen={(user) => setSearch({ id: user.id, component: 'details' })}
+        selectedId={id}
+        empty={{ title: query.q ? 'No users match this search' : 'No users yet', description: query.q ? 'Try another name or email.' : undefined }}
+      />
+      <RecordDrawer opened={panel !== null} onClose={close} title={title}>
+        {panel === 'create' ? <CreateUserForm onSubmit={create} /> : null}
+        {panel && panel !== 'create' && selected.error ? <Text c="red">{selected.error.message}</Text> : null}
+        {panel && panel !== 'create' && !selected.data && !selected.error ? (
+          <Center py="xl">
+            <Loader aria-label="Loading user" />
+          </Center>
+        ) : null}
+        {panel === 'details' && selected.data ? (
+          <UserDetails
+            user={selected.data}
+            busy={busy}
+            isSelf={selected.data.id === me?.id}
+            onEdit={() => setSearch({ component: 'edit' })}
+            onToggleActive={() => selected.data && toggleActive(selected.data)}
+          />
+        ) : null}
+        {panel === 'edit' && selected.data ? <EditUserForm key={selected.data.updatedAt} user={selected.data} onSubmit={save} /> : null}
+      </RecordDrawer>
     </>
   );
 }

@@ -1,0 +1,165 @@
+import { pathToFileURL } from 'node:url';
+import { hashPassword } from '../src/worker/provider/auth/password';
+import { withLocalEnv } from './local-env';
+import { seededRandom, type Random } from './demo/random';
+import { CATEGORIES, COMMENTS, COMPANIES, FIRST_NAMES, PROBLEMS, SUBJECTS, SURNAMES, TIME_NOTES } from './demo/vocabulary';
+
+const DAY_MS = 86_400_000;
+const STATUSES = [['open', 3], ['in_progress', 2], ['on_hold', 1], ['resolved', 5], ['closed', 4]] as const;
+const PRIORITIES = [['low', 2], ['normal', 5], ['high', 2], ['urgent', 1]] as const;
+
+export const DEMO_USER_PASSWORD = 'demo-user';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const day = (ms: number) => iso(ms).slice(0, 10);
+
+// Each prepared statement through the local platform proxy costs a round trip of many
+// milliseconds, so bulk rows go in as literal multi-row INSERTs through one exec call. The values
+// are generated here, never typed by a user, and are quoted all the same.
+const ROWS_PER_STATEMENT = 200;
+
+const literal = (value: unknown): string => {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  // exec splits statements on new lines, so a line break inside a value is spelt with char(10).
+  return `'${String(value).replace(/'/g, "''").replace(/\r?\n/g, "' || char(10) || '")}'`;
+};
+
+export const insertRows = async (db: D1Database, table: string, columns: string[], rows: unknown[][]) => {
+  const statements: string[] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const tuples = rows.slice(i, i + ROWS_PER_STATEMENT).map((row) => `(${row.map(literal).join(', ')})`);
+    statements.push(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')};`);
+  }
+  if (statements.length) await db.exec(statements.join('\n'));
+};
+
+const ids = async (db: D1Database, table: string) =>
+  (await db.prepare(`SELECT id FROM ${table} ORDER BY id`).all<{ id: number }>()).results.map((row) => row.id);
+
+const demoTicket = (random: Random, now: number, refs: { users: number[]; companies: number[]; categories: number[] }) => {
+  const created = now - random.int(0, 364) * DAY_MS - random.int(0, DAY_MS - 1);
+  const status = random.weighted(STATUSES);
+  const closed = status === 'resolved' || status === 'closed';
+  const resolved = closed ? Math.min(now, created + random.int(1, 14 * 24) * 3_600_000) : null;
+  return {
+    created,
+    values: [
+      `${random.pick(SUBJECTS)} ${random.pick(PROBLEMS)}`,
+      `Reported by phone. ${random.pick(COMMENTS)}`,
+      status,
+      random.weighted(PRIORITIES),
+      random.pick(refs.companies),
+      random.pick(refs.categories),
+      random.chance(0.9) ? random.pick(refs.users) : null,
+      random.pick(refs.users),
+      random.chance(0.6) ? day(created + random.int(1, 21) * DAY_MS) : null,
+      resolved === null ? null : iso(resolved),
+      iso(created),
+      iso(resolved ?? Math.min(now, created + random.int(0, 5) * DAY_MS)),
+    ],
+  };
+};
+
+/**
+ * The everyday demo set: about 25 users, 15 companies, 8 categories and 2,000 tickets with
+ * comments and time entries over the last 12 months. Demo users sign in with DEMO_USER_PASSWORD.
+ */
+export const fillDemoData = async (db: D1Database, { tickets = 2000, seed = 20261122 } = {}) => {
+  const random = seededRandom(seed);
+  const now = Date.now();
+  const userHash = await hashPassword(DEMO_USER_PASSWORD);
+
+  const people = FIRST_NAMES.slice(0, 24).map((first, i) => [first, SURNAMES[i] ?? 'Smith'] as const);
+  await db.batch([
+    ...people.map(([first, last]) =>
+      db
+        .prepare('INSERT OR IGNORE INTO users (first_name, surname, email, password_hash, is_active) VALUES (?1, ?2, ?3, ?4, ?5)')
+        .bind(first, last, `${first}.${last}@example.com`.toLowerCase(), userHash, random.chance(0.92) ? 1 : 0),
+    ),
+    ...COMPANIES.map(([name, code]) =>
+      db
+        .prepare('INSERT OR IGNORE INTO companies (name, code, email, phone, address) VALUES (?1, ?2, ?3, ?4, ?5)')
+        .bind(name, code, `accounts@${code.toLowerCase()}.example`, `+27 21 555 ${String(random.int(1000, 9999))}`, `${random.int(1, 200)} Main Road`),
+    ),
+    ...CATEGORIES.map(([name, description]) =>
+      db.prepare('INSERT OR IGNORE INTO ticket_categories (name, description) VALUES (?1, ?2)').bind(name, description),
+    ),
+  ]);
+
+  const refs = { users: await ids(db, 'users'), companies: await ids(db, 'companies'), categories: await ids(db, 'ticket_categories') };
+  const firstTicketId = ((await db.prepare('SELECT max(id) AS m FROM tickets').first<number>('m')) ?? 0) + 1;
+  const made = Array.from({ length: tickets }, (_, i) => ({ id: firstTicketId + i, ...demoTicket(random, now, refs) }));
+  await insertRows(
+    db,
+    'tickets',
+    ['id', 'title', 'description', 'status', 'priority', 'company_id', 'category_id', 'assignee_id', 'reporter_id', 'due_at', 'resolved_at', 'created_at', 'updated_at'],
+    made.map((ticket) => [ticket.id, ...ticket.values]),
+  );
+
+  const comments: unknown[][] = [];
+  const timeEntries: unknown[][] = [];
+  for (const ticket of made) {
+    const span = Math.max(1, now - ticket.created);
+    for (let c = random.int(0, 4); c > 0; c--) {
+      const at = iso(ticket.created + random.next() * span);
+      comments.push([ticket.id, random.pick(refs.users), random.pick(COMMENTS), at, at]);
+    }
+    for (let e = random.int(0, 6); e > 0; e--) {
+      const at = ticket.created + random.next() * Math.min(span, 30 * DAY_MS);
+      timeEntries.push([ticket.id, random.pick(refs.users), day(at), 15 * random.int(1, 16), random.pick(TIME_NOTES), random.chance(0.75) ? 1 : 0, iso(at), iso(at)]);
+    }
+  }
+  await insertRows(db, 'ticket_comments', ['ticket_id', 'user_id', 'body', 'created_at', 'updated_at'], comments);
+  await insertRows(db, 'time_entries', ['ticket_id', 'user_id', 'work_date', 'minutes', 'note', 'billable', 'created_at', 'updated_at'], timeEntries);
+  return { tickets: made.length, comments: comments.length, timeEntries: timeEntries.length };
+};
+
+/**
+ * Benchmark scale: tops the database up to 100,000 tickets and 1,000,000 time entries, generated
+ * inside SQLite so it takes seconds rather than a million round trips.
+ */
+export const fillScaleData = async (db: D1Database, { tickets = 100_000, timeEntries = 1_000_000 } = {}) => {
+  const count = async (table: string) => (await db.prepare(`SELECT count(*) AS n FROM ${table}`).first<number>('n')) ?? 0;
+  // A random existing id per row: the first id at or above a random point in the table's range.
+  // `i * 0` ties the subquery to the row, or SQLite would evaluate it once for all rows.
+  const randomId = (table: string) =>
+    `(SELECT id FROM ${table} WHERE id >= (SELECT min(id) FROM ${table}) + (abs(random()) + i * 0) % ((SELECT max(id) - min(id) + 1 FROM ${table})) ORDER BY id LIMIT 1)`;
+  const chunk = 50_000;
+  for (let missing = tickets - (await count('tickets')); missing > 0; missing -= chunk) {
+    await db
+      .prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
+         INSERT INTO tickets (title, description, status, priority, company_id, category_id, assignee_id, reporter_id, created_at, updated_at)
+         SELECT 'Scale ticket ' || i, '',
+           CASE abs(random()) % 5 WHEN 0 THEN 'open' WHEN 1 THEN 'in_progress' WHEN 2 THEN 'on_hold' WHEN 3 THEN 'resolved' ELSE 'closed' END,
+           CASE abs(random()) % 4 WHEN 0 THEN 'low' WHEN 1 THEN 'normal' WHEN 2 THEN 'high' ELSE 'urgent' END,
+           ${randomId('companies')}, ${randomId('ticket_categories')}, ${randomId('users')}, ${randomId('users')},
+           strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || (abs(random()) % 31536000) || ' seconds'),
+           strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         FROM n`,
+      )
+      .bind(Math.min(chunk, missing))
+      .run();
+  }
+  for (let missing = timeEntries - (await count('time_entries')); missing > 0; missing -= chunk) {
+    await db
+      .prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
+         INSERT INTO time_entries (ticket_id, user_id, work_date, minutes, note, billable)
+         SELECT ${randomId('tickets')}, ${randomId('users')},
+           date('now', '-' || (abs(random()) % 365) || ' days'),
+           15 * (1 + abs(random()) % 16), '', abs(random()) % 4 > 0
+         FROM n`,
+      )
+      .bind(Math.min(chunk, missing))
+      .run();
+  }
+  return { tickets: await count('tickets'), timeEntries: await count('time_entries') };
+};
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const scale = process.argv.includes('--scale');
+  const result = await withLocalEnv(async (env) => (scale ? fillScaleData(env.DB) : fillDemoData(env.DB)));
+  console.log(scale ? `Scale data: ${result.tickets} tickets and ${'timeEntries' in result ? result.timeEntries : 0} time entries.` : `Demo data added: ${JSON.stringify(result)}.`);
+}

@@ -1,0 +1,67 @@
+import { SimpleGrid, Stack } from '@mantine/core';
+import { Form } from 'react-final-form';
+import { createTicketSchema, type TicketPayload } from '../../../shared/schemas/tickets';
+import type { Ticket } from '../../../shared/types';
+import { ChoiceField, DateField, IdSelectField, TextField, TextareaField, type Option } from '../../lib/form/fields';
+import { SubmitButton } from '../../lib/form/SubmitButton';
+import { validateWith } from '../../lib/form/validate';
+import { PRIORITY_OPTIONS, STATUS_OPTIONS } from './labels';
+
+const validate = validateWith(createTicketSchema);
+
+export const NEW_TICKET: TicketPayload = {
+  title: '',
+  description: '',
+  status: 'open',
+  priority: 'normal',
+  companyId: null,
+  categoryId: null,
+  assigneeId: null,
+  dueAt: null,
+};
+
+/** The editable fields of a ticket, and nothing else, so the server's strict schema accepts them. */
+export const editableFields = (ticket: Ticket): TicketPayload => ({
+  title: ticket.title,
+  description: ticket.description,
+  status: ticket.status,
+  priority: ticket.priority,
+  companyId: ticket.companyId,
+  categoryId: ticket.categoryId,
+  assigneeId: ticket.assigneeId,
+  dueAt: ticket.dueAt ? ticket.dueAt.slice(0, 10) : null,
+});
+
+interface TicketFormProps {
+  initialValues: TicketPayload;
+  options: { companies: Option[]; categories: Option[]; users: Option[] };
+  submitLabel: string;
+  onSubmit: (values: TicketPayload) => Promise<void>;
+}
+
+export function TicketForm({ initialValues, options, submitLabel, onSubmit }: TicketFormProps) {
+  return (
+    <Form<TicketPayload>
+      onSubmit={onSubmit}
+      validate={validate}
+      initialValues={initialValues}
+      render={({ handleSubmit, submitting }) => (
+        <form onSubmit={handleSubmit} noValidate>
+          <Stack>
+            <TextField name="title" label="Title" />
+            <TextareaField name="description" label="Description" autosize minRows={3} maxRows={10} />
+            <SimpleGrid cols={{ base: 1, xs: 2 }}>
+              <ChoiceField name="status" label="Status" data={STATUS_OPTIONS} />
+              <ChoiceField name="priority" label="Priority" data={PRIORITY_OPTIONS} />
+              <IdSelectField name="companyId" label="Company" data={options.companies} placeholder="None" />
+              <IdSelectField name="categoryId" label="Category" data={options.categories} placeholder="None" />
+              <IdSelectField name="assigneeId" label="Assignee" data={options.users} placeholder="Unassigned" />
+              <DateField name="dueAt" label="Due date" />
+            </SimpleGrid>
+            <SubmitButton label={submitLabel} submitting={submitting} />
+          </Stack>
+        </form>
+      )}
+    />
+  );
+}

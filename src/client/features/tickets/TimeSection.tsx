@@ -1,0 +1,95 @@
+import { Badge, Group, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Form } from 'react-final-form';
+import { timeEntrySchema, type TimeEntryPayload } from '../../../shared/schemas/tickets';
+import { formatDate, formatMinutes } from '../../lib/format';
+import { DateField, NumberField, SwitchField, TextField } from '../../lib/form/fields';
+import { SubmitButton } from '../../lib/form/SubmitButton';
+import { validateWith } from '../../lib/form/validate';
+import { notify } from '../../lib/toast/notify';
+import { addTimeEntry, useTimeEntries } from './api';
+
+const validate = validateWith(timeEntrySchema);
+const today = () => new Date().toISOString().slice(0, 10);
+
+export function TimeSection({ ticketId }: { ticketId: number }) {
+  const entries = useTimeEntries(ticketId);
+  const items = entries.data?.items ?? [];
+  const total = items.reduce((sum, entry) => sum + entry.minutes, 0);
+  const billable = items.reduce((sum, entry) => sum + (entry.billable ? entry.minutes : 0), 0);
+
+  const submit = async (values: TimeEntryPayload) => {
+    try {
+      await addTimeEntry(ticketId, values);
+      notify.success('Time logged', formatMinutes(values.minutes));
+      await entries.mutate();
+    } catch (error) {
+      notify.error('Time not logged', (error as Error).message);
+      throw error;
+    }
+  };
+
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between">
+        <Title order={3} size="h4">
+          Time
+        </Title>
+        <Text size="sm" data-testid="time-total">
+          {formatMinutes(total)} logged · {formatMinutes(billable)} billable
+        </Text>
+      </Group>
+      {!entries.data && !entries.error ? <Skeleton height={48} /> : null}
+      {entries.error ? <Text c="red">{entries.error.message}</Text> : null}
+      {entries.data && items.length === 0 ? <Text c="dimmed">No time logged yet.</Text> : null}
+      {items.length ? (
+        <Table.ScrollContainer minWidth={0}>
+          <Table verticalSpacing={4} aria-label="Time entries">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Date</Table.Th>
+                <Table.Th>Who</Table.Th>
+                <Table.Th>Time</Table.Th>
+                <Table.Th visibleFrom="sm">Note</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((entry) => (
+                <Table.Tr key={entry.id}>
+                  <Table.Td>{formatDate(`${entry.workDate}T00:00:00`)}</Table.Td>
+                  <Table.Td>{entry.userName}</Table.Td>
+                  <Table.Td>
+                    {formatMinutes(entry.minutes)} {entry.billable ? null : <Badge size="xs" color="gray">non-billable</Badge>}
+                  </Table.Td>
+                  <Table.Td visibleFrom="sm">{entry.note}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      ) : null}
+      <Form<TimeEntryPayload>
+        onSubmit={async (values, form) => {
+          await submit(values).then(
+            () => form.restart({ workDate: values.workDate, note: '', billable: true }),
+            () => undefined,
+          );
+        }}
+        validate={validate}
+        initialValues={{ workDate: today(), note: '', billable: true }}
+        render={({ handleSubmit, submitting }) => (
+          <form onSubmit={handleSubmit} noValidate>
+            <Stack gap="xs">
+              <SimpleGrid cols={{ base: 1, xs: 2 }}>
+                <DateField name="workDate" label="Date" />
+                <NumberField name="minutes" label="Minutes" min={1} max={1440} step={15} />
+              </SimpleGrid>
+              <TextField name="note" label="Note" />
+              <SwitchField name="billable" label="Billable" />
+              <SubmitButton label="Log time" submitting={submitting} />
+            </Stack>
+          </form>
+        )}
+      />
+    </Stack>
+  );
+}
