@@ -109,3 +109,72 @@ export interface TimeEntry {
   billable: boolean;
   createdAt: string;
 }
+
+export interface InvoiceLine {
+  id: number;
+  source: 'autofi' | '3dtracking' | 'gifs-sla' | 'gifs-azure';
+  companyId: number | null;
+  companyName: string | null;
+  period: string;
+  description: string;
+  quantity: number;
+  unitPriceCents: number;
+  amountCents: number;
+  reference: string;
+  status: 'draft' | 'approved' | 'invoiced';
+  statementId: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface LinePage extends Page<InvoiceLine> {
+  totals: { lines: number; quantity: number; amountCents: number };
+}
+
+export interface Statement {
+  id: number;
+  companyId: number | null;
+  companyName: string | null;
+  period: string;
+  status: 'open' | 'issued' | 'paid';
+  issuedAt: string | null;
+  totalCents: number;
+  lineCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface StatementDetail extends Statement {
+  lines: InvoiceLine[];
+}
+
+export interface TimesheetReport {
+  from: string;
+  to: string;
+  days: { workDate: string; minutes: number; billableMinutes: number }[];
+  users: { userId: number; userName: string; minutes: number; billableMinutes: number }[];
+  cells: { userId: number; workDate: string; minutes: number; billableMinutes: number }[];
+  totals: { minutes: number; billableMinutes: number };
+}
+
+export interface TicketReport {
+  from: string;
+  to: string;
+  groupBy: string;
+  groups: { key: string; label: string; count: number }[];
+  series: { bucket: string; opened: number; resolved: number }[];
+  bucket: 'day' | 'month';
+  totals: { opened: number; resolved: number };
+  medianResolveHours: number | null;
+}
+
+export interface DashboardSummary {
+  openTickets: number;
+  myOpenTickets: number;
+  overdue: number;
+  resolvedLast7Days: number;
+  minutesThisWeek: number;
+  unbilledCents: number;
+  recentTickets: Ticket[];
+  openedVsResolved: { day: string; opened: number; resolved: number }[];
+}

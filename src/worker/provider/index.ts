@@ -3,7 +3,9 @@ import { API_VERSION } from '../../shared/constants';
 import type { ProviderEnv } from './http/auth';
 import { onError } from './http/errors';
 import { authRoutes } from './routes/auth';
+import { invoiceRoutes } from './routes/invoices';
 import { companyRoutes, ticketCategoryRoutes } from './routes/lookups';
+import { dashboardRoutes, reportRoutes } from './routes/reports';
 import { settingsRoutes } from './routes/settings';
 import { ticketRoutes } from './routes/tickets';
 import { userRoutes } from './routes/users';
@@ -17,5 +19,8 @@ export const provider = new Hono<ProviderEnv>()
   .route('/companies', companyRoutes)
   .route('/ticket-categories', ticketCategoryRoutes)
   .route('/tickets', ticketRoutes)
+  .route('/invoices', invoiceRoutes)
+  .route('/reports', reportRoutes)
+  .route('/dashboard', dashboardRoutes)
   .notFound((c) => c.json({ message: 'Not Found' }, 404))
   .onError(onError);

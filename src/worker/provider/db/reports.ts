@@ -1,0 +1,127 @@
+import type { TicketReportQuery, TimesheetQuery } from '../../../shared/schemas/reports';
+import type { TicketReport, TimesheetReport } from '../../../shared/types';
+
+type Row = Record<string, unknown>;
+
+/**
+ * Hours per user per day, split billable, with totals by user and by day. Everything is summed
+ * in SQLite; the time_entries (work_date, user_id, minutes, billable) index covers the scan.
+ */
+export const timesheet = async (db: D1Database, query: TimesheetQuery): Promise<TimesheetReport> => {
+  const params: unknown[] = [query.from, query.to];
+  const clauses = ['e.work_date BETWEEN ?1 AND ?2'];
+  if (query.userId) clauses.push(`e.user_id = ?${params.push(query.userId)}`);
+  const join = query.companyId ? 'JOIN tickets t ON t.id = e.ticket_id' : '';
+  if (query.companyId) clauses.push(`t.company_id = ?${params.push(query.companyId)}`);
+
+  const { results } = await db
+    .prepare(
+      `SELECT e.user_id, e.work_date, sum(e.minutes) AS minutes, sum(CASE WHEN e.billable = 1 THEN e.minutes ELSE 0 END) AS billable
+       FROM time_entries e ${join} WHERE ${clauses.join(' AND ')}
+       GROUP BY e.user_id, e.work_date ORDER BY e.work_date, e.user_id`,
+    )
+    .bind(...params)
+    .all<Row>();
+  const userIds = [...new Set(results.map((r) => r.user_id as number))];
+  const names = userIds.length
+    ? (
+        await db
+          .prepare(`SELECT id, first_name || ' ' || surname AS name FROM users WHERE id IN (${userIds.map((_, i) => `?${i + 1}`).join(', ')})`)
+          .bind(...userIds)
+          .all<{ id: number; name: string }>()
+      ).results
+    : [];
+  const nameOf = new Map(names.map((n) => [n.id, n.name]));
+
+  const cells = results.map((r) => ({
+    userId: r.user_id as number,
+    workDate: r.work_date as string,
+    minutes: r.minutes as number,
+    billableMinutes: r.billable as number,
+  }));
+  const sumBy = <K extends string | number>(key: (cell: (typeof cells)[number]) => K) => {
+    const sums = new Map<K, { minutes: number; billableMinutes: number }>();
+    for (const cell of cells) {
+      const entry = sums.get(key(cell)) ?? { minutes: 0, billableMinutes: 0 };
+      entry.minutes += cell.minutes;
+      entry.billableMinutes += cell.billableMinutes;
+      sums.set(key(cell), entry);
+    }
+    return sums;
+  };
+  const users = [...sumBy((c) => c.userId)].map(([userId, sums]) => ({ userId, userName: nameOf.get(userId) ?? `User ${userId}`, ...sums }));
+  users.sort((a, b) => a.userName.localeCompare(b.userName));
+  const days = [...sumBy((c) => c.workDate)].map(([workDate, sums]) => ({ workDate, ...sums }));
+  const totals = users.reduce((sum, u) => ({ minutes: sum.minutes + u.minutes, billableMinutes: sum.billableMinutes + u.billableMinutes }), { minutes: 0, billableMinutes: 0 });
+  return { from: query.from, to: query.to, days, users, cells, totals };
+};
+
+const GROUPS = {
+  status: { key: 't.status', label: 't.status', join: '' },
+  category: { key: 't.category_id', label: "coalesce(k.name, 'No category')", join: 'LEFT JOIN ticket_categories k ON k.id = t.category_id' },
+  company: { key: 't.company_id', label: "coalesce(c.name, 'No company')", join: 'LEFT JOIN companies c ON c.id = t.company_id' },
+  assignee: { key: 't.assignee_id', label: "coalesce(u.first_name || ' ' || u.surname, 'Unassigned')", join: 'LEFT JOIN users u ON u.id = t.assignee_id' },
+} as const;
+
+const LONG_RANGE_DAYS = 62;
+
+/**
+ * Tickets opened in a range counted by one grouping, opened against resolved per day (per month
+ * over two months), and the median time to resolve of the tickets resolved in the range.
+ */
+export const ticketReport = async (db: D1Database, query: TicketReportQuery): Promise<TicketReport> => {
+  const group = GROUPS[query.groupBy as keyof typeof GROUPS];
+  // Stored times are ISO text, so a range of days is a half-open text range on them.
+  const from = `${query.from}T00:00:00.000Z`;
+  const to = `${query.to}T23:59:59.999Z`;
+  const long = (Date.parse(query.to) - Date.parse(query.from)) / 86_400_000 > LONG_RANGE_DAYS;
+  const width = long ? 7 : 10;
+
+  const [groups, opened, resolved, counts] = await db.batch<Row>([
+    db
+      .prepare(
+        `SELECT ${group.key} AS key, ${group.label} AS label, count(*) AS count FROM tickets t ${group.join}
+         WHERE t.created_at BETWEEN ?1 AND ?2 GROUP BY ${group.key} ORDER BY count DESC, label`,
+      )
+      .bind(from, to),
+    db.prepare(`SELECT substr(created_at, 1, ${width}) AS bucket, count(*) AS n FROM tickets WHERE created_at BETWEEN ?1 AND ?2 GROUP BY bucket`).bind(from, to),
+    db.prepare(`SELECT substr(resolved_at, 1, ${width}) AS bucket, count(*) AS n FROM tickets WHERE resolved_at BETWEEN ?1 AND ?2 GROUP BY bucket`).bind(from, to),
+    db.prepare('SELECT count(*) AS n FROM tickets WHERE resolved_at BETWEEN ?1 AND ?2').bind(from, to),
+  ]);
+
+  const resolvedCount = (counts?.results[0]?.n as number) ?? 0;
+  const median = resolvedCount
+    ? await db
+        .prepare(
+          `SELECT (julianday(resolved_at) - julianday(created_at)) * 24 AS hours FROM tickets
+           WHERE resolved_at BETWEEN ?1 AND ?2 ORDER BY hours LIMIT ${resolvedCount % 2 ? 1 : 2} OFFSET ?3`,
+        )
+        .bind(from, to, Math.floor((resolvedCount - 1) / 2))
+        .all<{ hours: number }>()
+    : null;
+  const middle = median?.results.map((r) => r.hours) ?? [];
+
+  const series = new Map<string, { opened: number; resolved: number }>();
+  for (let day = Date.parse(query.from); day <= Date.parse(query.to); day += 86_400_000) {
+    series.set(new Date(day).toISOString().slice(0, width), { opened: 0, resolved: 0 });
+  }
+  for (const row of opened?.results ?? []) {
+    const entry = series.get(row.bucket as string);
+    if (entry) entry.opened = row.n as number;
+  }
+  for (const row of resolved?.results ?? []) {
+    const entry = series.get(row.bucket as string);
+    if (entry) entry.resolved = row.n as number;
+  }
+
+  return {
+    from: query.from,
+    to: query.to,
+    groupBy: query.groupBy,
+    groups: (groups?.results ?? []).map((r) => ({ key: String(r.key ?? 'none'), label: String(r.label), count: r.count as number })),
+    bucket: long ? 'month' : 'day',
+    series: [...series].map(([bucket, values]) => ({ bucket, ...values })),
+    totals: { opened: [...series.values()].reduce((s, v) => s + v.opened, 0), resolved: resolvedCount },
+    medianResolveHours: middle.length ? Math.round((middle.reduce((a, b) => a + b, 0) / middle.length) * 10) / 10 : null,
+  };
+};

@@ -1,0 +1,64 @@
+import { Hono, type Context } from 'hono';
+import { centsToDecimal, toCsv } from '../../../shared/csv';
+import {
+  INVOICE_SOURCES,
+  createLineSchema,
+  createStatementSchema,
+  lineListQuerySchema,
+  updateLineSchema,
+  updateStatementSchema,
+  type InvoiceSource,
+} from '../../../shared/schemas/invoices';
+import { listQuerySchema } from '../../../shared/schemas/list';
+import { allLines, findLine, insertLine, listLines, updateLine } from '../db/invoices';
+import { advanceStatement, findStatement, generateStatement, listStatements } from '../db/statements';
+import { requireAuth, type ProviderEnv } from '../http/auth';
+import { notFound } from '../http/errors';
+import { foundOr404, readId } from '../http/params';
+import { readBody, readQuery } from '../http/validate';
+
+const sourceOf = (c: Context) => {
+  const source = c.req.param('source');
+  if (!INVOICE_SOURCES.includes(source as InvoiceSource)) throw notFound(`Unknown invoice source '${String(source).slice(0, 40)}'`);
+  return source as InvoiceSource;
+};
+
+const CSV_HEADER = ['id', 'source', 'period', 'company', 'description', 'quantity', 'unit_price', 'amount', 'reference', 'status', 'statement_id'];
+
+export const invoiceRoutes = new Hono<ProviderEnv>()
+  .use(requireAuth)
+  .get('/gifs/statements', async (c) => c.json(await listStatements(c.env.DB, await readQuery(c, listQuerySchema))))
+  .post('/gifs/statements', async (c) => {
+    const { period } = await readBody(c, createStatementSchema);
+    return c.json(await generateStatement(c.env.DB, period), 201);
+  })
+  .get('/gifs/statements/:id', async (c) => c.json(foundOr404(await findStatement(c.env.DB, readId(c)), 'Statement')))
+  .patch('/gifs/statements/:id', async (c) => {
+    const id = readId(c);
+    const { status } = await readBody(c, updateStatementSchema);
+    return c.json(foundOr404(await advanceStatement(c.env.DB, id, status as 'issued' | 'paid'), 'Statement'));
+  })
+  .get('/lines/:id', async (c) => c.json(foundOr404(await findLine(c.env.DB, readId(c)), 'Invoice line')))
+  .patch('/lines/:id', async (c) => {
+    const id = readId(c);
+    return c.json(foundOr404(await updateLine(c.env.DB, id, await readBody(c, updateLineSchema)), 'Invoice line'));
+  })
+  .get('/:source/lines.csv', async (c) => {
+    const source = sourceOf(c);
+    const { period, status } = await readQuery(c, lineListQuerySchema);
+    const lines = await allLines(c.env.DB, source, { period, status });
+    const csv = toCsv(
+      CSV_HEADER,
+      lines.map((l) => [l.id, l.source, l.period, l.companyName, l.description, l.quantity, centsToDecimal(l.unitPriceCents), centsToDecimal(l.amountCents), l.reference, l.status, l.statementId]),
+    );
+    const name = [source, period, status].filter(Boolean).join('-');
+    return c.body(csv, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${name}-lines.csv"` });
+  })
+  .get('/:source/lines', async (c) => {
+    const source = sourceOf(c);
+    return c.json(await listLines(c.env.DB, source, await readQuery(c, lineListQuerySchema)));
+  })
+  .post('/:source/lines', async (c) => {
+    const source = sourceOf(c);
+    return c.json(await insertLine(c.env.DB, source, await readBody(c, createLineSchema)), 201);
+  });

@@ -1,0 +1,15 @@
+import { Hono } from 'hono';
+import { ticketReportQuerySchema, timesheetQuerySchema } from '../../../shared/schemas/reports';
+import { dashboardSummary } from '../db/dashboard';
+import { ticketReport, timesheet } from '../db/reports';
+import { requireAuth, type ProviderEnv } from '../http/auth';
+import { readQuery } from '../http/validate';
+
+export const reportRoutes = new Hono<ProviderEnv>()
+  .use(requireAuth)
+  .get('/timesheet', async (c) => c.json(await timesheet(c.env.DB, await readQuery(c, timesheetQuerySchema))))
+  .get('/tickets', async (c) => c.json(await ticketReport(c.env.DB, await readQuery(c, ticketReportQuerySchema))));
+
+export const dashboardRoutes = new Hono<ProviderEnv>()
+  .use(requireAuth)
+  .get('/summary', async (c) => c.json(await dashboardSummary(c.env.DB, c.get('user').id)));

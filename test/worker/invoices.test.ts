@@ -1,0 +1,156 @@
+import { env } from 'cloudflare:test';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { InvoiceLine, LinePage, Page, Statement, StatementDetail } from '../../src/shared/types';
+import { api, signedIn } from './support';
+
+let token: string;
+const json = async <T>(res: Response) => (await res.json()) as T;
+
+const addLine = async (source: string, body: Record<string, unknown>) => {
+  const res = await api(`invoices/${source}/lines`, { method: 'POST', token, json: { description: 'Line', ...body } });
+  expect(res.status).toBe(201);
+  return json<InvoiceLine>(res);
+};
+
+beforeAll(async () => {
+  ({ token } = await signedIn());
+});
+
+describe('invoice lines', () => {
+  it('computes amounts in integer cents and totals the whole filter, not just the page', async () => {
+    const lines = [
+      [3, 1999],
+      [7, 333],
+      [1, -500],
+      [0, 12345],
+      [1_000_000, 100_000_000],
+    ];
+    for (const [quantity, unitPriceCents] of lines) await addLine('autofi', { period: '2031-01', quantity, unitPriceCents });
+    await addLine('autofi', { period: '2031-02', quantity: 1, unitPriceCents: 1 });
+    await addLine('3dtracking', { period: '2031-01', quantity: 1, unitPriceCents: 7 });
+
+    const page = await json<LinePage>(await api('invoices/autofi/lines?period=2031-01&pageSize=2', { token }));
+    const expected = lines.reduce((sum, [q, p]) => sum + (q ?? 0) * (p ?? 0), 0);
+    expect(expected).toBe(100_000_000_000_000 + 5997 + 2331 - 500);
+    expect(page.items).toHaveLength(2);
+    expect(page.totals).toEqual({ lines: 5, quantity: 1_000_011, amountCents: expected });
+    expect(page.total).toBe(5);
+  });
+
+  it('recomputes the amount on edit and keeps the other fields', async () => {
+    const line = await addLine('gifs-azure', { period: '2031-03', quantity: 2, unitPriceCents: 1050, reference: 'AZ-1' });
+    expect(line.amountCents).toBe(2100);
+    const res = await api(`invoices/lines/${line.id}`, { method: 'PATCH', token, json: { quantity: 3, status: 'approved' } });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toMatchObject({ quantity: 3, unitPriceCents: 1050, amountCents: 3150, status: 'approved', reference: 'AZ-1' });
+    const price = await json<InvoiceLine>(await api(`invoices/lines/${line.id}`, { method: 'PATCH', token, json: { unitPriceCents: 1 } }));
+    expect(price.amountCents).toBe(3);
+  });
+
+  it.each([
+    ['fractional quantity', { period: '2031-01', quantity: 1.5, unitPriceCents: 1 }],
+    ['fractional cents', { period: '2031-01', quantity: 1, unitPriceCents: 10.5 }],
+    ['negative quantity', { period: '2031-01', quantity: -1, unitPriceCents: 1 }],
+    ['huge price', { period: '2031-01', quantity: 1, unitPriceCents: 1e20 }],
+    ['string quantity', { period: '2031-01', quantity: '2', unitPriceCents: 1 }],
+    ['bad period', { period: '2031-13', quantity: 1, unitPriceCents: 1 }],
+    ['period as a date', { period: '2031-01-01', quantity: 1, unitPriceCents: 1 }],
+    ['unknown status', { period: '2031-01', quantity: 1, unitPriceCents: 1, status: 'paid' }],
+    ['unknown company', { period: '2031-01', quantity: 1, unitPriceCents: 1, companyId: 999_999 }],
+    ['amount sent by the client', { period: '2031-01', quantity: 1, unitPriceCents: 1, amountCents: 5 }],
+  ])('refuses %s with 400 and stores nothing', async (_label, body) => {
+    const before = await env.DB.prepare('SELECT count(*) AS n FROM invoice_lines').first('n');
+    const res = await api('invoices/autofi/lines', { method: 'POST', token, json: { description: 'x', ...body } });
+    expect(res.status).toBe(400);
+    expect(await env.DB.prepare('SELECT count(*) AS n FROM invoice_lines').first('n')).toBe(before);
+  });
+
+  it('answers 404 for an unknown source or line, 400 for bad filters', async () => {
+    expect((await api('invoices/nope/lines', { token })).status).toBe(404);
+    expect((await api('invoices/lines/999999', { token })).status).toBe(404);
+    expect((await api('invoices/autofi/lines?period=May', { token })).status).toBe(400);
+    expect((await api('invoices/autofi/lines?status=paid', { token })).status).toBe(400);
+    expect((await api('invoices/autofi/lines')).status).toBe(401);
+  });
+});
+
+describe('CSV export', () => {
+  it('writes a header and one quoted row per line, with the filters applied', async () => {
+    await addLine('3dtracking', { period: '2032-05', quantity: 2, unitPriceCents: -1234, description: 'Units, "rugged"\nsecond line', reference: '=HYPERLINK("x")' });
+    await addLine('3dtracking', { period: '2032-05', quantity: 1, unitPriceCents: 5, description: 'Plain', status: 'approved' });
+    await addLine('3dtracking', { period: '2032-06', quantity: 1, unitPriceCents: 5, description: 'Other month' });
+
+    const res = await api('invoices/3dtracking/lines.csv?period=2032-05', { token });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/csv');
+    expect(res.headers.get('content-disposition')).toContain('3dtracking-2032-05-lines.csv');
+    const text = await res.text();
+    const rows = text.split('\r\n');
+    expect(rows[0]).toBe('id,source,period,company,description,quantity,unit_price,amount,reference,status,statement_id');
+    expect(text).toContain(',"Units, ""rugged""\nsecond line",2,-12.34,-24.68,"\'=HYPERLINK(""x"")",draft,');
+    expect(text).toContain(',Plain,1,0.05,0.05,,approved,');
+    expect(text).not.toContain('Other month');
+
+    const approved = await (await api('invoices/3dtracking/lines.csv?period=2032-05&status=approved', { token })).text();
+    expect(approved.trim().split('\r\n')).toHaveLength(2);
+  });
+});
+
+describe('GIFS statements', () => {
+  it('generates a statement from the period\'s SLA and Azure lines only, totalled to the cent', async () => {
+    await addLine('gifs-sla', { period: '2033-01', quantity: 1, unitPriceCents: 250_000 });
+    await addLine('gifs-azure', { period: '2033-01', quantity: 3, unitPriceCents: 10_001 });
+    await addLine('gifs-azure', { period: '2033-02', quantity: 1, unitPriceCents: 99 });
+    await addLine('autofi', { period: '2033-01', quantity: 1, unitPriceCents: 77 });
+
+    const res = await api('invoices/gifs/statements', { method: 'POST', token, json: { period: '2033-01' } });
+    expect(res.status).toBe(201);
+    const statement = await json<StatementDetail>(res);
+    expect(statement).toMatchObject({ period: '2033-01', status: 'open', totalCents: 280_003, lineCount: 2 });
+    expect(statement.lines.map((l) => l.source).sort()).toEqual(['gifs-azure', 'gifs-sla']);
+    expect(statement.lines.every((l) => l.status === 'invoiced' && l.statementId === statement.id)).toBe(true);
+
+    const again = await api('invoices/gifs/statements', { method: 'POST', token, json: { period: '2033-01' } });
+    expect(again.status).toBe(409);
+    expect(await json(again)).toMatchObject({ status: 409, detail: expect.stringContaining('2033-01') });
+  });
+
+  it('keeps the total equal to its lines when an open statement\'s line changes', async () => {
+    const line = await addLine('gifs-sla', { period: '2033-03', quantity: 1, unitPriceCents: 1000 });
+    const statement = await json<StatementDetail>(await api('invoices/gifs/statements', { method: 'POST', token, json: { period: '2033-03' } }));
+    await api(`invoices/lines/${line.id}`, { method: 'PATCH', token, json: { quantity: 4 } });
+    const after = await json<StatementDetail>(await api(`invoices/gifs/statements/${statement.id}`, { token }));
+    expect(after.totalCents).toBe(4000);
+    expect(after.totalCents).toBe(after.lines.reduce((sum, l) => sum + l.amountCents, 0));
+  });
+
+  it('moves open → issued → paid, refuses other steps, and locks lines once issued', async () => {
+    const line = await addLine('gifs-azure', { period: '2033-04', quantity: 1, unitPriceCents: 500 });
+    const { id } = await json<StatementDetail>(await api('invoices/gifs/statements', { method: 'POST', token, json: { period: '2033-04' } }));
+    const mark = (status: string) => api(`invoices/gifs/statements/${id}`, { method: 'PATCH', token, json: { status } });
+
+    expect((await mark('paid')).status).toBe(409);
+    const issued = await mark('issued');
+    expect(issued.status).toBe(200);
+    expect(await json(issued)).toMatchObject({ status: 'issued', issuedAt: expect.stringMatching(/^\d{4}-/) });
+    expect((await mark('issued')).status).toBe(409);
+    expect((await api(`invoices/lines/${line.id}`, { method: 'PATCH', token, json: { quantity: 9 } })).status).toBe(409);
+    expect(await json(await mark('paid'))).toMatchObject({ status: 'paid' });
+    expect((await mark('open')).status).toBe(400);
+    expect((await api(`invoices/lines/${line.id}`, { token }).then((r) => json<InvoiceLine>(r))).amountCents).toBe(500);
+  });
+
+  it('refuses a month with nothing to bill and bad periods', async () => {
+    expect((await api('invoices/gifs/statements', { method: 'POST', token, json: { period: '2039-01' } })).status).toBe(400);
+    expect((await api('invoices/gifs/statements', { method: 'POST', token, json: { period: '2039-1' } })).status).toBe(400);
+    expect((await api('invoices/gifs/statements', { method: 'POST', token, json: {} })).status).toBe(400);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM statements WHERE period LIKE '2039%'").first('n')).toBe(0);
+  });
+
+  it('lists statements newest period first', async () => {
+    const page = await json<Page<Statement>>(await api('invoices/gifs/statements', { token }));
+    const periods = page.items.map((s) => s.period);
+    expect(periods).toEqual([...periods].sort().reverse());
+    expect((await api('invoices/gifs/statements/999999', { token })).status).toBe(404);
+  });
+});
