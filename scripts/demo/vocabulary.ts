@@ -17,7 +17,10 @@ export const COMPANIES = [
   ['Meridian Energy', 'MERI'],
   ['Northwind Traders', 'NWT'],
   ['Orchid Telecom', 'ORCH'],
+  ['GIFS Group', 'GIFS'],
 ] as const;
+
+export const GIFS_COMPANY = 'GIFS Group';
 
 export const CATEGORIES = [
   ['Hardware', 'Trackers, routers, laptops and other devices'],
@@ -47,3 +50,29 @@ export const COMMENTS = [
 ];
 
 export const TIME_NOTES = ['Investigation', 'Remote session', 'Site visit', 'Configuration', 'Call with customer', 'Testing', 'Documentation', ''];
+
+/** Invoice line templates per source: description, quantity range, unit price range in cents. */
+export type LineTemplate = readonly [description: string, quantity: readonly [number, number], unitPriceCents: readonly [number, number]];
+
+export const LINE_TEMPLATES: Record<string, readonly LineTemplate[]> = {
+  autofi: [
+    ['Vehicle tracking subscription', [20, 240], [1250, 1990]],
+    ['Tracker installation', [1, 12], [35000, 45000]],
+    ['Driver behaviour module', [10, 120], [450, 650]],
+  ],
+  '3dtracking': [
+    ['3D tracking licence', [5, 60], [2900, 3900]],
+    ['Data plan (per unit)', [5, 60], [799, 1299]],
+    ['Mapping service', [1, 1], [150000, 150000]],
+  ],
+  'gifs-sla': [
+    ['SLA monthly fee', [1, 1], [450000, 450000]],
+    ['Priority support hours', [2, 20], [9500, 9500]],
+  ],
+  'gifs-azure': [
+    ['Azure compute D4s v5 (hours)', [300, 744], [19, 23]],
+    ['Azure SQL database (hours)', [720, 744], [41, 41]],
+    ['Azure blob storage (GB)', [200, 2000], [2, 3]],
+    ['Azure bandwidth (GB)', [50, 900], [8, 9]],
+  ],
+};
