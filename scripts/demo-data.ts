@@ -40,9 +40,11 @@ const ids = async (db: D1Database, table: string) =>
 
 const demoTicket = (random: Random, now: number, refs: { users: number[]; companies: number[]; categories: number[] }) => {
   const created = now - random.int(0, 364) * DAY_MS - random.int(0, DAY_MS - 1);
-  const status = random.weighted(STATUSES);
-  const closed = status === 'resolved' || status === 'closed';
-  const resolved = closed ? Math.min(now, created + random.int(1, 14 * 24) * 3_600_000) : null;
+  const picked = random.weighted(STATUSES);
+  const resolvedAt = created + random.int(1, 14 * 24) * 3_600_000;
+  // A ticket cannot have been resolved in the future: a recent one is still being worked on.
+  const status = (picked === 'resolved' || picked === 'closed') && resolvedAt > now ? 'in_progress' : picked;
+  const resolved = status === 'resolved' || status === 'closed' ? resolvedAt : null;
   return {
     created,
     values: [

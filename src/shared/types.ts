@@ -123,6 +123,7 @@ export interface InvoiceLine {
   reference: string;
   status: 'draft' | 'approved' | 'invoiced';
   statementId: number | null;
+  statementStatus: 'open' | 'issued' | 'paid' | null;
   createdAt: string;
   updatedAt: string;
 }

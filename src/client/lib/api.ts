@@ -49,9 +49,9 @@ const parse = (raw: string): unknown => {
   }
 };
 
-/** One call to the API: bearer token, 10 s timeout, no retries. */
-export const apiRequest = async <T>(path: string, { method = 'GET', body, authenticated = true }: RequestOptions = {}): Promise<T> => {
-  const headers: Record<string, string> = { accept: 'application/json' };
+/** One exchange with the API: bearer token, 10 s timeout, no retries, errors mapped per SPEC.md §8. */
+const send = async (path: string, { method = 'GET', body, authenticated = true }: RequestOptions, accept: string) => {
+  const headers: Record<string, string> = { accept };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (authenticated && authState.token) headers.authorization = `Bearer ${authState.token}`;
 
@@ -68,12 +68,21 @@ export const apiRequest = async <T>(path: string, { method = 'GET', body, authen
     throw new ApiError(0, timedOut ? 'The server did not answer in time' : 'Could not reach the server');
   }
 
-  const raw = await response.text();
-  const parsed = parse(raw);
   if (response.status === 401 && authenticated) {
     // Clearing the token makes the route guard send the user to /login, keeping the address.
     signOut();
   }
-  if (!response.ok) throw new ApiError(response.status, messageFor(response.status, parsed, raw, response.statusText), parsed);
-  return parsed as T;
+  if (!response.ok) {
+    const raw = await response.text();
+    const parsed = parse(raw);
+    throw new ApiError(response.status, messageFor(response.status, parsed, raw, response.statusText), parsed);
+  }
+  return response;
 };
+
+/** A JSON call to the API. */
+export const apiRequest = async <T>(path: string, options: RequestOptions = {}): Promise<T> =>
+  parse(await (await send(path, options, 'application/json')).text()) as T;
+
+/** A file from the API (such as a CSV export), fetched with the token like any other call. */
+export const apiDownload = async (path: string) => (await send(path, {}, '*/*')).blob();

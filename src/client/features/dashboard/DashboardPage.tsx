@@ -1,13 +1,81 @@
-import { Text } from '@mantine/core';
+import '@mantine/charts/styles.css';
+import { AreaChart } from '@mantine/charts';
+import { Alert, Anchor, Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router-dom';
 import { useAuth } from '../../lib/auth-store';
+import { formatCents, formatDate, formatMinutes } from '../../lib/format';
 import { PageTitle } from '../../lib/ui/PageTitle';
+import { StatCard } from '../../lib/ui/StatCard';
+import { useDashboard } from './api';
 
 export function DashboardPage() {
   const { user } = useAuth();
+  const { data, error, mutate } = useDashboard();
+  const value = <T,>(pick: (d: NonNullable<typeof data>) => T) => (data ? pick(data) : <Skeleton height={24} width={60} />);
+
   return (
     <>
-      <PageTitle title="Dashboard" />
-      <Text>Welcome back{user ? `, ${user.firstName}` : ''}.</Text>
+      <PageTitle title="Dashboard" description={user ? `Welcome back, ${user.firstName}.` : undefined} />
+      {error ? (
+        <Alert color="red" title="Could not load the dashboard" mb="md">
+          {error.message} <Anchor onClick={() => mutate()}>Try again</Anchor>
+        </Alert>
+      ) : null}
+      <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} mb="lg">
+        <StatCard label="Open tickets" value={value((d) => d.openTickets.toLocaleString())} />
+        <StatCard label="My open tickets" value={value((d) => d.myOpenTickets.toLocaleString())} />
+        <StatCard label="Overdue" value={value((d) => d.overdue.toLocaleString())} />
+        <StatCard label="Resolved, last 7 days" value={value((d) => d.resolvedLast7Days.toLocaleString())} />
+        <StatCard label="Hours this week" value={value((d) => formatMinutes(d.minutesThisWeek))} />
+        <StatCard label="Unbilled" value={value((d) => formatCents(d.unbilledCents))} />
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <Paper withBorder p="md">
+          <Title order={2} size="h4" mb="sm">
+            Opened vs resolved, last 30 days
+          </Title>
+          {data ? (
+            <AreaChart
+              h={240}
+              data={data.openedVsResolved.map((d) => ({ ...d, day: d.day.slice(5) }))}
+              dataKey="day"
+              series={[
+                { name: 'opened', label: 'Opened', color: 'blue.6' },
+                { name: 'resolved', label: 'Resolved', color: 'green.6' },
+              ]}
+              curveType="monotone"
+              withLegend
+              data-testid="dashboard-chart"
+            />
+          ) : (
+            <Skeleton height={240} />
+          )}
+        </Paper>
+        <Paper withBorder p="md">
+          <Title order={2} size="h4" mb="sm">
+            Recent tickets
+          </Title>
+          <Stack gap={6}>
+            {data?.recentTickets.map((ticket) => (
+              <Group key={ticket.id} justify="space-between" wrap="nowrap">
+                <Anchor component={Link} to={`/tickets/?id=${ticket.id}`} size="sm" lineClamp={1}>
+                  #{ticket.id} {ticket.title}
+                </Anchor>
+                <Group gap="xs" wrap="nowrap">
+                  <Badge variant="light" size="sm">
+                    {ticket.status.replace('_', ' ')}
+                  </Badge>
+                  <Text size="xs" c="dimmed" visibleFrom="sm">
+                    {formatDate(ticket.createdAt)}
+                  </Text>
+                </Group>
+              </Group>
+            ))}
+            {data && data.recentTickets.length === 0 ? <Text c="dimmed">No tickets yet.</Text> : null}
+            {!data && !error ? <Skeleton height={160} /> : null}
+          </Stack>
+        </Paper>
+      </SimpleGrid>
     </>
   );
 }

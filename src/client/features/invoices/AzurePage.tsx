@@ -1,15 +1,5 @@
-import { Text } from '@mantine/core';
-import { PageTitle } from '../../lib/ui/PageTitle';
-import { useLineSearch } from './search';
+import { LedgerPage } from './LedgerPage';
 
 export function AzurePage() {
-  const [{ lineId }] = useLineSearch();
-  return (
-    <>
-      <PageTitle title="GIFS Azure" description="GIFS Azure invoice lines" />
-      <Text c="dimmed" data-testid="selected-record">
-        {lineId === undefined ? 'Nothing selected' : `Selected #${lineId}`}
-      </Text>
-    </>
-  );
+  return <LedgerPage source="gifs-azure" title="GIFS Azure" description="GIFS Azure consumption" />;
 }

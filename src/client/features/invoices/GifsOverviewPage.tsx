@@ -1,5 +1,48 @@
+import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router-dom';
+import { formatCents } from '../../lib/format';
 import { PageTitle } from '../../lib/ui/PageTitle';
+import { StatCard } from '../../lib/ui/StatCard';
+import { useLines, useStatements } from './api';
+import { STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS, periodLabel, recentPeriods } from './labels';
 
+/** The GIFS index: this month's SLA and Azure totals and where the statements stand. */
 export function GifsOverviewPage() {
-  return <PageTitle title="GIFS" description="Statements, SLA and Azure billing" />;
+  const [thisMonth] = recentPeriods(1);
+  const sla = useLines('gifs-sla', { period: thisMonth, page: 1 });
+  const azure = useLines('gifs-azure', { period: thisMonth, page: 1 });
+  const statements = useStatements(1, 12);
+  const issued = statements.data?.items.filter((s) => s.status === 'issued') ?? [];
+  const outstanding = issued.reduce((sum, s) => sum + s.totalCents, 0);
+  const money = (cents: number | undefined) => (cents === undefined ? '…' : formatCents(cents));
+
+  return (
+    <>
+      <PageTitle title="GIFS" description={`Billing for ${thisMonth ? periodLabel(thisMonth) : 'this month'} and recent statements`} />
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} mb="lg">
+        <StatCard label="SLA this month" value={money(sla.data?.totals.amountCents)} hint={<Anchor component={Link} to="/invoices/gifs/sla" size="xs">Open SLA ledger</Anchor>} />
+        <StatCard label="Azure this month" value={money(azure.data?.totals.amountCents)} hint={<Anchor component={Link} to="/invoices/gifs/azure" size="xs">Open Azure ledger</Anchor>} />
+        <StatCard label="Outstanding" value={statements.data ? formatCents(outstanding) : '…'} hint={`${issued.length} issued, unpaid`} />
+        <StatCard label="Statements" value={statements.data ? statements.data.total : '…'} hint={<Anchor component={Link} to="/invoices/gifs/statement" size="xs">Open statements</Anchor>} />
+      </SimpleGrid>
+      <Title order={2} size="h4" mb="sm">
+        Recent statements
+      </Title>
+      <Stack gap="xs">
+        {statements.data?.items.slice(0, 6).map((s) => (
+          <Paper key={s.id} withBorder p="sm" component={Link} to={`/invoices/gifs/statement?statementId=${s.id}`}>
+            <Group justify="space-between">
+              <Text fw={500}>{periodLabel(s.period)}</Text>
+              <Group gap="sm">
+                <Badge color={STATEMENT_STATUS_COLORS[s.status]} variant="light">{STATEMENT_STATUS_LABELS[s.status]}</Badge>
+                <Text fw={600}>{formatCents(s.totalCents)}</Text>
+              </Group>
+            </Group>
+          </Paper>
+        ))}
+        {statements.data?.items.length === 0 ? <Text c="dimmed">No statements yet.</Text> : null}
+        {statements.error ? <Text c="red">{statements.error.message}</Text> : null}
+      </Stack>
+    </>
+  );
 }

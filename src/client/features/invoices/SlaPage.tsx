@@ -1,15 +1,5 @@
-import { Text } from '@mantine/core';
-import { PageTitle } from '../../lib/ui/PageTitle';
-import { useLineSearch } from './search';
+import { LedgerPage } from './LedgerPage';
 
 export function SlaPage() {
-  const [{ lineId }] = useLineSearch();
-  return (
-    <>
-      <PageTitle title="GIFS SLA" description="GIFS SLA invoice lines" />
-      <Text c="dimmed" data-testid="selected-record">
-        {lineId === undefined ? 'Nothing selected' : `Selected #${lineId}`}
-      </Text>
-    </>
-  );
+  return <LedgerPage source="gifs-sla" title="GIFS SLA" description="GIFS service level fees" />;
 }

@@ -1,5 +1,103 @@
+import '@mantine/charts/styles.css';
+import { BarChart, LineChart } from '@mantine/charts';
+import { Alert, Button, Group, Paper, Select, SimpleGrid, Skeleton, Table, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { toCsv } from '../../../shared/csv';
+import { TICKET_REPORT_GROUPS, type TicketReportGroup } from '../../../shared/schemas/reports';
+import { saveCsv } from '../../lib/download';
 import { PageTitle } from '../../lib/ui/PageTitle';
+import { StatCard } from '../../lib/ui/StatCard';
+import { useTicketReport } from './api';
+import { today } from './ranges';
 
+const GROUP_LABELS: Record<TicketReportGroup, string> = { status: 'Status', category: 'Category', company: 'Company', assignee: 'Assignee' };
+const yearAgo = () => new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
+
+/** Ticket counts by a grouping over a date range, opened against resolved, and time to resolve. */
 export function TicketReportPage() {
-  return <PageTitle title="Ticket report" description="Ticket counts and resolution times" />;
+  const [range, setRange] = useState({ from: yearAgo(), to: today() });
+  const [groupBy, setGroupBy] = useState<TicketReportGroup>('status');
+  const valid = /^\d{4}-\d{2}-\d{2}$/.test(range.from) && /^\d{4}-\d{2}-\d{2}$/.test(range.to) && range.from <= range.to;
+  const { data, error, mutate } = useTicketReport(valid ? { ...range, groupBy } : null);
+
+  const exportCsv = () => {
+    if (!data) return;
+    const groups = data.groups.map((g) => [GROUP_LABELS[groupBy].toLowerCase(), g.label, g.count]);
+    const series = data.series.map((s) => ['opened_resolved', s.bucket, `${s.opened}/${s.resolved}`]);
+    saveCsv(toCsv(['section', 'key', 'value'], [...groups, ...series]), `ticket-report-${range.from}-to-${range.to}.csv`);
+  };
+
+  return (
+    <>
+      <PageTitle title="Ticket report" description={`${range.from} to ${range.to}`} actions={<Button variant="light" onClick={exportCsv} disabled={!data}>Export CSV</Button>} />
+      <Group mb="md" align="flex-end" wrap="wrap">
+        <TextInput type="date" label="From" value={range.from} max={range.to} onChange={(e) => setRange((r) => ({ ...r, from: e.currentTarget.value }))} />
+        <TextInput type="date" label="To" value={range.to} min={range.from} onChange={(e) => setRange((r) => ({ ...r, to: e.currentTarget.value }))} />
+        <Select label="Group by" data={TICKET_REPORT_GROUPS.map((value) => ({ value, label: GROUP_LABELS[value] }))} value={groupBy} onChange={(value) => value && setGroupBy(value as TicketReportGroup)} allowDeselect={false} />
+      </Group>
+      {!valid ? <Alert color="yellow" mb="md">Choose a start date on or before the end date.</Alert> : null}
+      {error ? (
+        <Alert color="red" title="Could not load the report" mb="md">
+          {error.message} <Button size="xs" variant="white" onClick={() => mutate()}>Try again</Button>
+        </Alert>
+      ) : null}
+      <SimpleGrid cols={{ base: 1, xs: 3 }} mb="md">
+        <StatCard label="Opened" value={data ? data.totals.opened.toLocaleString() : '…'} />
+        <StatCard label="Resolved" value={data ? data.totals.resolved.toLocaleString() : '…'} />
+        <StatCard label="Median time to resolve" value={data ? (data.medianResolveHours === null ? '—' : `${data.medianResolveHours} h`) : '…'} />
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, md: 2 }} mb="md">
+        <Paper withBorder p="md">
+          <Title order={2} size="h5" mb="sm">
+            Opened vs resolved per {data?.bucket ?? 'day'}
+          </Title>
+          {data ? (
+            <LineChart
+              h={240}
+              data={data.series}
+              dataKey="bucket"
+              series={[
+                { name: 'opened', label: 'Opened', color: 'blue.6' },
+                { name: 'resolved', label: 'Resolved', color: 'green.6' },
+              ]}
+              withLegend
+              withDots={false}
+              data-testid="ticket-report-chart"
+            />
+          ) : (
+            <Skeleton height={240} />
+          )}
+        </Paper>
+        <Paper withBorder p="md">
+          <Title order={2} size="h5" mb="sm">
+            By {GROUP_LABELS[groupBy].toLowerCase()}
+          </Title>
+          {data ? (
+            <BarChart h={240} data={data.groups.slice(0, 12)} dataKey="label" series={[{ name: 'count', label: 'Tickets', color: 'violet.6' }]} orientation="vertical" yAxisProps={{ width: 120 }} />
+          ) : (
+            <Skeleton height={240} />
+          )}
+        </Paper>
+      </SimpleGrid>
+      {data ? (
+        <Table aria-label={`Tickets by ${GROUP_LABELS[groupBy].toLowerCase()}`} striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{GROUP_LABELS[groupBy]}</Table.Th>
+              <Table.Th ta="right">Tickets</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {data.groups.map((g) => (
+              <Table.Tr key={g.key}>
+                <Table.Td>{g.label.replace('_', ' ')}</Table.Td>
+                <Table.Td ta="right">{g.count.toLocaleString()}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      ) : null}
+      {data && data.groups.length === 0 ? <Text c="dimmed">No tickets were opened in this range.</Text> : null}
+    </>
+  );
 }

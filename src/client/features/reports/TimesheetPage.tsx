@@ -1,5 +1,156 @@
+import '@mantine/charts/styles.css';
+import { BarChart } from '@mantine/charts';
+import { ActionIcon, Alert, Button, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Table, Text } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { toCsv } from '../../../shared/csv';
+import { saveCsv } from '../../lib/download';
+import { formatMinutes } from '../../lib/format';
 import { PageTitle } from '../../lib/ui/PageTitle';
+import { StatCard } from '../../lib/ui/StatCard';
+import { useTimesheet } from './api';
+import { daysBetween, rangeAround, shiftRange, today, type RangeMode } from './ranges';
 
+const hours = (minutes: number) => (minutes / 60).toFixed(2);
+const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
+
+/** Hours per person per day for a week or a month, billable split, with totals, a chart and CSV. */
 export function TimesheetPage() {
-  return <PageTitle title="Timesheet" description="Hours per person per day" />;
+  const [mode, setMode] = useState<RangeMode>('week');
+  const [range, setRange] = useState(() => rangeAround('week', today()));
+  const { data, error, mutate } = useTimesheet(range);
+  const days = useMemo(() => daysBetween(range.from, range.to), [range]);
+  const cell = useMemo(() => new Map((data?.cells ?? []).map((c) => [`${c.userId}:${c.workDate}`, c])), [data]);
+
+  const exportCsv = () => {
+    if (!data) return;
+    const rows = data.cells.map((c) => [c.workDate, data.users.find((u) => u.userId === c.userId)?.userName ?? c.userId, hours(c.minutes), hours(c.billableMinutes)]);
+    saveCsv(toCsv(['date', 'user', 'hours', 'billable_hours'], rows), `timesheet-${range.from}-to-${range.to}.csv`);
+  };
+
+  return (
+    <>
+      <PageTitle
+        title="Timesheet"
+        description={`${range.from} to ${range.to}`}
+        actions={
+          <Button variant="light" onClick={exportCsv} disabled={!data}>
+            Export CSV
+          </Button>
+        }
+      />
+      <Group mb="md" wrap="wrap">
+        <SegmentedControl
+          value={mode}
+          onChange={(value) => {
+            const next = value as RangeMode;
+            setMode(next);
+            setRange(rangeAround(next, range.from));
+          }}
+          data={[
+            { value: 'week', label: 'Week' },
+            { value: 'month', label: 'Month' },
+          ]}
+          aria-label="Range"
+        />
+        <Group gap={4}>
+          <ActionIcon variant="default" size="lg" aria-label={`Previous ${mode}`} onClick={() => setRange(shiftRange(mode, range.from, -1))}>
+            ‹
+          </ActionIcon>
+          <Button variant="default" onClick={() => setRange(rangeAround(mode, today()))}>
+            This {mode}
+          </Button>
+          <ActionIcon variant="default" size="lg" aria-label={`Next ${mode}`} onClick={() => setRange(shiftRange(mode, range.from, 1))}>
+            ›
+          </ActionIcon>
+        </Group>
+      </Group>
+      {error ? (
+        <Alert color="red" title="Could not load the timesheet" mb="md">
+          {error.message} <Button size="xs" variant="white" onClick={() => mutate()}>Try again</Button>
+        </Alert>
+      ) : null}
+      <SimpleGrid cols={{ base: 1, xs: 3 }} mb="md">
+        <StatCard label="Total hours" value={data ? hours(data.totals.minutes) : '…'} />
+        <StatCard label="Billable hours" value={data ? hours(data.totals.billableMinutes) : '…'} />
+        <StatCard label="People" value={data ? data.users.length : '…'} />
+      </SimpleGrid>
+      <Paper withBorder p="md" mb="md">
+        {data ? (
+          <BarChart
+            h={220}
+            data={data.days.map((d) => ({ day: dayLabel(d.workDate), billable: Number(hours(d.billableMinutes)), other: Number(hours(d.minutes - d.billableMinutes)) }))}
+            dataKey="day"
+            type="stacked"
+            series={[
+              { name: 'billable', label: 'Billable hours', color: 'blue.6' },
+              { name: 'other', label: 'Non-billable hours', color: 'gray.5' },
+            ]}
+            withLegend
+            data-testid="timesheet-chart"
+          />
+        ) : (
+          <Skeleton height={220} />
+        )}
+      </Paper>
+      {data && data.users.length === 0 ? <Text c="dimmed">No time logged in this {mode}.</Text> : null}
+      {data && data.users.length > 0 ? (
+        <Table.ScrollContainer minWidth={600}>
+          <Table striped aria-label="Hours per person per day" withColumnBorders>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Person</Table.Th>
+                {days.map((day) => (
+                  <Table.Th key={day} ta="right">
+                    {dayLabel(day)}
+                  </Table.Th>
+                ))}
+                <Table.Th ta="right">Total</Table.Th>
+                <Table.Th ta="right">Billable</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.users.map((user) => (
+                <Table.Tr key={user.userId}>
+                  <Table.Td>{user.userName}</Table.Td>
+                  {days.map((day) => {
+                    const entry = cell.get(`${user.userId}:${day}`);
+                    return (
+                      <Table.Td key={day} ta="right" c={entry ? undefined : 'dimmed'}>
+                        {entry ? hours(entry.minutes) : '·'}
+                      </Table.Td>
+                    );
+                  })}
+                  <Table.Td ta="right" fw={600}>
+                    {hours(user.minutes)}
+                  </Table.Td>
+                  <Table.Td ta="right">{hours(user.billableMinutes)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+            <Table.Tfoot>
+              <Table.Tr>
+                <Table.Th>Total</Table.Th>
+                {days.map((day) => {
+                  const total = data.days.find((d) => d.workDate === day);
+                  return (
+                    <Table.Th key={day} ta="right">
+                      {total ? hours(total.minutes) : ''}
+                    </Table.Th>
+                  );
+                })}
+                <Table.Th ta="right" data-testid="timesheet-total">
+                  {hours(data.totals.minutes)}
+                </Table.Th>
+                <Table.Th ta="right">{hours(data.totals.billableMinutes)}</Table.Th>
+              </Table.Tr>
+            </Table.Tfoot>
+          </Table>
+        </Table.ScrollContainer>
+      ) : null}
+      {!data && !error ? <Skeleton height={200} /> : null}
+      <Text size="xs" c="dimmed" mt="sm">
+        Hours are decimal ({formatMinutes(90)} = 1.50).
+      </Text>
+    </>
+  );
 }

@@ -7,7 +7,8 @@ import { NOW_SQL, assignments, setSql, valuesOf } from './sql';
 
 type Row = Record<string, unknown>;
 
-const SELECT = `SELECT l.*, c.name AS company_name FROM invoice_lines l LEFT JOIN companies c ON c.id = l.company_id`;
+const SELECT = `SELECT l.*, c.name AS company_name, s.status AS statement_status FROM invoice_lines l
+  LEFT JOIN companies c ON c.id = l.company_id LEFT JOIN statements s ON s.id = l.statement_id`;
 
 export const toLine = (row: Row): InvoiceLine => ({
   id: row.id as number,
@@ -22,6 +23,7 @@ export const toLine = (row: Row): InvoiceLine => ({
   reference: row.reference as string,
   status: row.status as InvoiceLine['status'],
   statementId: (row.statement_id as number | null) ?? null,
+  statementStatus: (row.statement_status as InvoiceLine['statementStatus']) ?? null,
   createdAt: row.created_at as string,
   updatedAt: row.updated_at as string,
 });

@@ -41,7 +41,11 @@ export const findStatement = async (db: D1Database, id: number): Promise<Stateme
   const [statement, lines] = await db.batch<Row>([
     db.prepare(`${SELECT} WHERE s.id = ?1`).bind(id),
     db
-      .prepare('SELECT l.*, c.name AS company_name FROM invoice_lines l LEFT JOIN companies c ON c.id = l.company_id WHERE l.statement_id = ?1 ORDER BY l.source, l.id')
+      .prepare(
+        `SELECT l.*, c.name AS company_name, s.status AS statement_status FROM invoice_lines l
+         LEFT JOIN companies c ON c.id = l.company_id JOIN statements s ON s.id = l.statement_id
+         WHERE l.statement_id = ?1 ORDER BY l.source, l.id`,
+      )
       .bind(id),
   ]);
   const row = statement?.results[0];

@@ -1,0 +1,99 @@
+import { Badge, Button, Center, Group, Loader, Select, SimpleGrid, Text } from '@mantine/core';
+import { useState } from 'react';
+import type { InvoiceSource, LineChanges } from '../../../shared/schemas/invoices';
+import type { InvoiceLine } from '../../../shared/types';
+import { formatCents } from '../../lib/format';
+import { notify } from '../../lib/toast/notify';
+import { DataTable, type Column } from '../../lib/ui/DataTable';
+import { PageTitle } from '../../lib/ui/PageTitle';
+import { RecordDrawer } from '../../lib/ui/RecordDrawer';
+import { StatCard } from '../../lib/ui/StatCard';
+import { exportLines, updateLine, useLine, useLines, type LineFilters } from './api';
+import { LINE_STATUS_COLORS, LINE_STATUS_LABELS, LINE_STATUS_OPTIONS, PERIOD_OPTIONS, periodLabel } from './labels';
+import { LineEditor } from './LineEditor';
+import { useLineSearch } from './search';
+
+const COLUMNS: Column<InvoiceLine>[] = [
+  { key: 'period', label: 'Period', render: (l) => l.period },
+  { key: 'description', label: 'Description', render: (l) => <Text size="sm" lineClamp={1}>{l.description}</Text> },
+  { key: 'company', label: 'Company', visibleFrom: 'md', render: (l) => l.companyName ?? '—' },
+  { key: 'quantity', label: 'Qty', visibleFrom: 'sm', render: (l) => l.quantity.toLocaleString() },
+  { key: 'price', label: 'Unit price', visibleFrom: 'md', render: (l) => formatCents(l.unitPriceCents) },
+  { key: 'amount', label: 'Amount', render: (l) => <Text size="sm" fw={600}>{formatCents(l.amountCents)}</Text> },
+  { key: 'status', label: 'Status', visibleFrom: 'xs', render: (l) => <Badge color={LINE_STATUS_COLORS[l.status]} variant="light">{LINE_STATUS_LABELS[l.status]}</Badge> },
+];
+
+/** One contract's invoice lines: filter by period and status, totals, edit a line, export CSV. */
+export function LedgerPage({ source, title, description }: { source: InvoiceSource; title: string; description: string }) {
+  const [{ lineId }, setSearch] = useLineSearch();
+  const [filters, setFilters] = useState<LineFilters>({ page: 1 });
+  const lines = useLines(source, filters);
+  const line = useLine(lineId);
+  const [exporting, setExporting] = useState(false);
+  const totals = lines.data?.totals;
+
+  const save = async (changes: LineChanges) => {
+    if (!lineId) return;
+    try {
+      const updated = await updateLine(lineId, changes);
+      notify.success('Line saved', formatCents(updated.amountCents));
+      await Promise.all([line.mutate(updated, { revalidate: false }), lines.mutate()]);
+    } catch (error) {
+      notify.error('Line not saved', (error as Error).message);
+    }
+  };
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      await exportLines(source, filters);
+    } catch (error) {
+      notify.error('Export failed', (error as Error).message);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <>
+      <PageTitle
+        title={title}
+        description={description}
+        actions={
+          <Button variant="light" onClick={exportCsv} loading={exporting} disabled={exporting}>
+            Export CSV
+          </Button>
+        }
+      />
+      <Group mb="md" grow preventGrowOverflow={false} wrap="wrap">
+        <Select label="Period" placeholder="All periods" data={PERIOD_OPTIONS} value={filters.period ?? null} onChange={(period) => setFilters((f) => ({ ...f, period: period ?? undefined, page: 1 }))} clearable searchable />
+        <Select label="Status" placeholder="Any status" data={LINE_STATUS_OPTIONS} value={filters.status ?? null} onChange={(status) => setFilters((f) => ({ ...f, status: status ?? undefined, page: 1 }))} clearable />
+      </Group>
+      <SimpleGrid cols={{ base: 1, xs: 3 }} mb="md">
+        <StatCard label="Lines" value={totals ? totals.lines.toLocaleString() : '…'} />
+        <StatCard label="Quantity" value={totals ? totals.quantity.toLocaleString() : '…'} />
+        <StatCard label="Total" value={totals ? formatCents(totals.amountCents) : '…'} hint={filters.period ? periodLabel(filters.period) : 'All periods'} />
+      </SimpleGrid>
+      <DataTable
+        label={`${title} lines`}
+        columns={COLUMNS}
+        page={lines.data}
+        error={lines.error}
+        onRetry={() => lines.mutate()}
+        onPageChange={(page) => setFilters((f) => ({ ...f, page }))}
+        onOpen={(row) => setSearch({ lineId: row.id })}
+        selectedId={lineId}
+        empty={{ title: 'No invoice lines', description: 'Nothing matches these filters.' }}
+      />
+      <RecordDrawer opened={lineId !== undefined} onClose={() => setSearch({ lineId: undefined })} title={line.data ? line.data.description.split('\n')[0] : 'Invoice line'}>
+        {line.error ? <Text c="red">{line.error.message}</Text> : null}
+        {!line.data && !line.error ? (
+          <Center py="xl">
+            <Loader aria-label="Loading line" />
+          </Center>
+        ) : null}
+        {line.data ? <LineEditor key={line.data.updatedAt} line={line.data} locked={line.data.statementStatus === 'issued' || line.data.statementStatus === 'paid'} onSave={save} /> : null}
+      </RecordDrawer>
+    </>
+  );
+}
