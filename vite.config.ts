@@ -2,7 +2,28 @@ import { cloudflare } from '@cloudflare/vite-plugin';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
+// recharts and its dependencies: large, and used only by the reports and the dashboard.
+const CHART_LIBRARY =
+  /node_modules[\\/](recharts|@mantine[\\/]charts|d3-|victory-vendor|es-toolkit|decimal\.js|@reduxjs|redux|immer|reselect|eventemitter3|tiny-invariant)/;
+
 export default defineConfig({
   plugins: [react(), cloudflare()],
   build: { sourcemap: true },
+  environments: {
+    client: {
+      build: {
+        // The manifest lets scripts/bench measure what each page downloads.
+        manifest: true,
+        rolldownOptions: {
+          // Needed by includeDependenciesRecursively: false; the entry exports nothing anyway.
+          preserveEntrySignatures: 'allow-extension',
+          output: {
+            // One chunk of its own for the chart library, fetched only by the pages that chart,
+            // and without React, which the chart library imports but the entry already has.
+            codeSplitting: { includeDependenciesRecursively: false, groups: [{ name: 'charts', test: CHART_LIBRARY }] },
+          },
+        },
+      },
+    },
+  },
 });

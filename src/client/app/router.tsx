@@ -1,6 +1,5 @@
 import { Navigate, createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { ErrorScreen } from './ErrorScreen';
-import { AuthenticatedLayout } from './layouts/AuthenticatedLayout';
 import { PublicLayout } from './layouts/PublicLayout';
 import { NotFound } from './NotFound';
 import { PageLoader } from './PageLoader';
@@ -41,7 +40,7 @@ export const routes: RouteObject[] = [
       { id: '_public', element: <PublicLayout />, children: [{ path: 'login', lazy: pages['/login'] }] },
       {
         id: '_authenticated',
-        element: <AuthenticatedLayout />,
+        lazy: pages.authenticatedLayout,
         children: [{ errorElement: <ErrorScreen />, children: guardedPages }],
       },
       { path: '*', element: <NotFound /> },

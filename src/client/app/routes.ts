@@ -5,6 +5,8 @@ import { lazyPage } from './lazy-page';
  * this table, so preloading fetches exactly the code the route will need.
  */
 export const pages = {
+  // The signed-in shell (navigation, settings dialog) is code a first visit to /login never needs.
+  authenticatedLayout: lazyPage(() => import('./layouts/AuthenticatedLayout'), 'AuthenticatedLayout'),
   '/login': lazyPage(() => import('../features/auth/LoginPage'), 'LoginPage'),
   '/dashboard': lazyPage(() => import('../features/dashboard/DashboardPage'), 'DashboardPage'),
   '/users': lazyPage(() => import('../features/users/UsersPage'), 'UsersPage'),
@@ -22,14 +24,14 @@ export const pages = {
   '/reports/ticket-report': lazyPage(() => import('../features/reports/TicketReportPage'), 'TicketReportPage'),
 } as const;
 
-export type PagePath = keyof typeof pages;
+export type PagePath = Exclude<keyof typeof pages, 'authenticatedLayout'>;
 
 const normalise = (path: string) => path.replace(/[?#].*$/, '').replace(/\/+$/, '') || '/';
 
 /** The page loaders a link to `to` will need: the page itself and any layout above it. */
 export const loadersFor = (to: string) => {
   const path = normalise(to);
-  return (Object.keys(pages) as PagePath[])
+  return (Object.keys(pages).filter((key) => key.startsWith('/')) as PagePath[])
     .filter((candidate) => candidate === path || candidate === `${path}/index` || path.startsWith(`${candidate}/`))
     .map((candidate) => pages[candidate]);
 };
