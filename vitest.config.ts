@@ -20,6 +20,8 @@ export default defineConfig(async () => ({
           cloudflareTest({
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {
+              // A second, empty database that backup restores are tested against.
+              d1Databases: { RESTORE_DB: 'restore-test' },
               bindings: {
                 JWT_SECRET: 'test-secret-do-not-use-in-production',
                 TEST_MIGRATIONS: await readD1Migrations('./migrations'),

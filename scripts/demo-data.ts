@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { hashPassword } from '../src/worker/provider/auth/password';
+import { insertRows } from '../src/worker/provider/db/bulk';
 import { withLocalEnv } from './local-env';
 import { seededRandom, type Random } from './demo/random';
 import { advanceStatement, generateStatement } from '../src/worker/provider/db/statements';
@@ -13,27 +14,6 @@ export const DEMO_USER_PASSWORD = 'demo-user';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const day = (ms: number) => iso(ms).slice(0, 10);
-
-// Each prepared statement through the local platform proxy costs a round trip of many
-// milliseconds, so bulk rows go in as literal multi-row INSERTs through one exec call. The values
-// are generated here, never typed by a user, and are quoted all the same.
-const ROWS_PER_STATEMENT = 200;
-
-const literal = (value: unknown): string => {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  // exec splits statements on new lines, so a line break inside a value is spelt with char(10).
-  return `'${String(value).replace(/'/g, "''").replace(/\r?\n/g, "' || char(10) || '")}'`;
-};
-
-export const insertRows = async (db: D1Database, table: string, columns: string[], rows: unknown[][]) => {
-  const statements: string[] = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    const tuples = rows.slice(i, i + ROWS_PER_STATEMENT).map((row) => `(${row.map(literal).join(', ')})`);
-    statements.push(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')};`);
-  }
-  if (statements.length) await db.exec(statements.join('\n'));
-};
 
 const ids = async (db: D1Database, table: string) =>
   (await db.prepare(`SELECT id FROM ${table} ORDER BY id`).all<{ id: number }>()).results.map((row) => row.id);

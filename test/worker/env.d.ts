@@ -5,6 +5,7 @@ declare global {
   namespace Cloudflare {
     interface Env extends ProjectEnv {
       TEST_MIGRATIONS: D1Migration[];
+      RESTORE_DB: D1Database;
     }
   }
 }

@@ -1,0 +1,70 @@
+import lighthouse, { desktopConfig } from 'lighthouse';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { DEMO_ADMIN_EMAIL, demoAdminPassword } from '../seed';
+import { median, type BenchRow } from './stats';
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const EXECUTABLE = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const DEBUG_PORT = 9714;
+
+const signIn = async (page: Page, base: string) => {
+  await page.goto(`${base}/login/`);
+  await page.getByLabel('Email').fill(DEMO_ADMIN_EMAIL);
+  await page.getByLabel('Password', { exact: true }).fill(demoAdminPassword());
+  const start = performance.now();
+  await page.getByRole('button', { name: 'Login' }).click();
+  // Painted: the first dashboard card holds its number, not a loading skeleton.
+  await page.waitForFunction(`/\\d/.test(document.querySelector('[data-testid="stat-open-tickets"]')?.textContent ?? '')`);
+  return performance.now() - start;
+};
+
+/** Login click to dashboard figures painted, median of 10 fresh browser contexts. */
+export const benchLoginToDashboard = async (base: string): Promise<BenchRow> => {
+  const browser = await chromium.launch({ executablePath: EXECUTABLE, args: CHROMIUM_ARGS });
+  try {
+    const times: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+      const time = await signIn(await context.newPage(), base);
+      if (i > 0) times.push(time);
+      await context.close();
+    }
+    const value = median(times);
+    return { figure: 'browser: Login click → dashboard painted (median of 10)', measured: `${value.toFixed(0)} ms`, budget: '≤ 800 ms', pass: value <= 800, value };
+  } finally {
+    await browser.close();
+  }
+};
+
+/**
+ * Lighthouse performance (desktop preset) for /login/ and, signed in, /dashboard/: median of 3.
+ * The browser keeps its storage between runs so the dashboard run is signed in.
+ */
+export const benchLighthouse = async (base: string): Promise<BenchRow[]> => {
+  const profile = mkdtempSync(path.join(tmpdir(), 'bench-lighthouse-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: EXECUTABLE,
+    args: [...CHROMIUM_ARGS, `--remote-debugging-port=${DEBUG_PORT}`],
+  });
+  try {
+    const page = await context.newPage();
+    const score = async (url: string) => {
+      const result = await lighthouse(url, { port: DEBUG_PORT, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true }, desktopConfig);
+      return Math.round((result?.lhr.categories.performance?.score ?? 0) * 100);
+    };
+    const rows: BenchRow[] = [];
+    for (const route of ['/login/', '/dashboard/']) {
+      if (route === '/dashboard/') await signIn(page, base);
+      const scores = [await score(`${base}${route}`), await score(`${base}${route}`), await score(`${base}${route}`)];
+      const value = median(scores);
+      rows.push({ figure: `Lighthouse performance ${route} (desktop, median of 3)`, measured: `${value} (${scores.join(', ')})`, budget: '≥ 95', pass: value >= 95, value });
+    }
+    return rows;
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+};

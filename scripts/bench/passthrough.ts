@@ -1,0 +1,73 @@
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { serveBuilt, waitUntilUp } from '../serve';
+import type { BenchRow } from './stats';
+
+const CONNECTIONS = 10;
+const SECONDS = 10;
+const UPSTREAM_PORT = 9711;
+const APP_PORT = 9712;
+
+// The upstream runs in its own process so the load generator does not share its event loop.
+const UPSTREAM_SOURCE = `require('node:http').createServer((req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end('{"ok":true,"items":[1,2,3]}');
+}).listen(${UPSTREAM_PORT}, '127.0.0.1');`;
+
+const load = (url: string, duration = SECONDS) =>
+  autocannon({ url, connections: CONNECTIONS, duration, headers: { authorization: 'Bearer bench' } });
+
+/**
+ * The passthrough's cost: the same small JSON request straight to a local upstream and through
+ * the Worker in workerd, at a fixed concurrency, compared in the same run.
+ */
+export const benchPassthrough = async (): Promise<BenchRow[]> => {
+  const upstream = spawn(process.execPath, ['-e', UPSTREAM_SOURCE], { stdio: 'ignore' });
+  const stateDir = mkdtempSync(path.join(tmpdir(), 'bench-passthrough-'));
+  const app = serveBuilt({ port: APP_PORT, stateDir, upstream: `http://127.0.0.1:${UPSTREAM_PORT}`, quiet: true });
+  try {
+    const direct = `http://127.0.0.1:${UPSTREAM_PORT}/v1/ping`;
+    const through = `http://127.0.0.1:${APP_PORT}/api/v1/ping`;
+    await waitUntilUp(direct);
+    await waitUntilUp(through);
+    await load(direct, 2);
+    await load(through, 2);
+    const a = await load(direct);
+    const b = await load(through);
+    const p50Added = b.latency.p50 - a.latency.p50;
+    const p99Added = b.latency.p99 - a.latency.p99;
+    const ratio = b.requests.average / a.requests.average;
+    const errors = b.errors + b.non2xx + a.errors + a.non2xx;
+    return [
+      {
+        figure: 'passthrough p50 added latency',
+        measured: `${p50Added.toFixed(2)} ms (${a.latency.p50} → ${b.latency.p50} ms)`,
+        budget: '≤ 1 ms',
+        pass: p50Added <= 1 && errors === 0,
+        value: p50Added,
+        detail: `${CONNECTIONS} connections, ${SECONDS} s each, ${errors} errors`,
+      },
+      {
+        figure: 'passthrough p99 added latency',
+        measured: `${p99Added.toFixed(2)} ms (${a.latency.p99} → ${b.latency.p99} ms)`,
+        budget: 'reported',
+        pass: true,
+        value: p99Added,
+      },
+      {
+        figure: 'passthrough throughput vs direct',
+        measured: `${(ratio * 100).toFixed(0)}% (${Math.round(b.requests.average)} / ${Math.round(a.requests.average)} req/s)`,
+        budget: '≥ 50%',
+        pass: ratio >= 0.5,
+        value: ratio,
+      },
+    ];
+  } finally {
+    app.kill('SIGTERM');
+    upstream.kill('SIGTERM');
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+};

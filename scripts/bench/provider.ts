@@ -1,0 +1,76 @@
+import { existsSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { fillScaleData } from '../demo-data';
+import { withLocalEnv } from '../local-env';
+import { bin, run } from '../run';
+import { DEMO_ADMIN_EMAIL, demoAdminPassword, seed } from '../seed';
+import { serveBuilt, waitUntilUp } from '../serve';
+import { percentile, timeEach, type BenchRow } from './stats';
+
+// Kept between runs (git-ignored): filling 1,000,000 time entries takes about a minute.
+export const SCALE_STATE_DIR = 'bench/.state';
+const PORT = 9713;
+export const SCALE_URL = `http://127.0.0.1:${PORT}`;
+
+/** Migrates, seeds and fills the benchmark database to scale, then serves it; returns the server. */
+export const startScaleApp = async (): Promise<ChildProcess> => {
+  process.env.LOCAL_STATE_DIR = SCALE_STATE_DIR;
+  const fresh = !existsSync(SCALE_STATE_DIR);
+  await run(bin('wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', SCALE_STATE_DIR]);
+  await withLocalEnv(async (env) => {
+    await seed(env);
+    if (fresh) console.log('Filling 100,000 tickets and 1,000,000 time entries (about a minute)…');
+    console.log('Scale data:', await fillScaleData(env.DB));
+  });
+  const app = serveBuilt({ port: PORT, stateDir: SCALE_STATE_DIR, quiet: true });
+  await waitUntilUp(`${SCALE_URL}/login/`);
+  return app;
+};
+
+export const adminToken = async (base = SCALE_URL) => {
+  const res = await fetch(`${base}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: DEMO_ADMIN_EMAIL, password: demoAdminPassword(), audience: 'staff-app' }),
+  });
+  if (!res.ok) throw new Error(`bench login failed: ${res.status}`);
+  return ((await res.json()) as { token: string }).token;
+};
+
+const STATUSES = ['open', 'in_progress', 'on_hold', 'resolved', 'closed'];
+const SORTS = ['-createdAt', 'priority', '-updatedAt', 'id'];
+
+const monthRange = (offset: number) => {
+  const now = new Date();
+  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - offset, 1));
+  const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - offset + 1, 0));
+  return { from: first.toISOString().slice(0, 10), to: last.toISOString().slice(0, 10) };
+};
+
+/** Provider response times at 100,000 tickets and 1,000,000 time entries, over HTTP on loopback. */
+export const benchProvider = async (): Promise<BenchRow[]> => {
+  const token = await adminToken();
+  const get = async (path: string) => {
+    const res = await fetch(`${SCALE_URL}/api/v1/${path}`, { headers: { authorization: `Bearer ${token}` } });
+    if (!res.ok) throw new Error(`${path} answered ${res.status}`);
+    await res.arrayBuffer();
+  };
+  const ticketPath = (i: number) => `tickets?status=${STATUSES[i % STATUSES.length]}&sort=${SORTS[i % SORTS.length]}&page=${1 + (i % 5)}&pageSize=25`;
+  await timeEach(10, (i) => get(ticketPath(i)));
+  const tickets = await timeEach(200, (i) => get(ticketPath(i)));
+
+  const month = monthRange(1);
+  const year = { from: new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10), to: new Date().toISOString().slice(0, 10) };
+  const timesheet = await timeEach(20, () => get(`reports/timesheet?from=${month.from}&to=${month.to}`));
+  const report = await timeEach(20, () => get(`reports/tickets?from=${year.from}&to=${year.to}&groupBy=category`));
+
+  const row = (figure: string, times: number[], budget: number): BenchRow => {
+    const p95 = percentile(times, 95);
+    return { figure, measured: `${p95.toFixed(1)} ms p95 (p50 ${percentile(times, 50).toFixed(1)} ms)`, budget: `≤ ${budget} ms`, pass: p95 <= budget, value: p95 };
+  };
+  return [
+    row('ticket list, filter + sort, 100k tickets (200 requests)', tickets, 20),
+    row('timesheet month, 1M time entries (20 requests)', timesheet, 150),
+    row('ticket report year, 100k tickets (20 requests)', report, 150),
+  ];
+};

@@ -1,0 +1,53 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { bin, run } from '../run';
+import { benchLighthouse, benchLoginToDashboard } from './browser';
+import { measureBundle } from './bundle-size';
+import { benchPassthrough } from './passthrough';
+import { SCALE_URL, benchProvider, startScaleApp } from './provider';
+import type { BenchRow } from './stats';
+
+// `npm run bench`: every figure of issue 6 in one run, a table, bench/results.json, and a
+// non-zero exit when any budget is missed.
+process.env.WRANGLER_SEND_METRICS ??= 'false';
+process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= 'false';
+
+const rows: BenchRow[] = [];
+const section = async (name: string, work: () => Promise<BenchRow[] | BenchRow>) => {
+  console.log(`\n▶ ${name}`);
+  try {
+    const result = await work();
+    rows.push(...(Array.isArray(result) ? result : [result]));
+  } catch (error) {
+    rows.push({ figure: name, measured: `failed: ${(error as Error).message}`, budget: '', pass: false, value: Number.NaN });
+  }
+};
+
+await run(bin('vite'), ['build', '--logLevel', 'warn']);
+await section('bundle sizes', async () =>
+  measureBundle().map((f) => ({
+    figure: f.figure,
+    measured: `${(f.bytes / 1000).toFixed(1)} kB`,
+    budget: `≤ ${f.budget / 1000} kB`,
+    pass: f.bytes <= f.budget,
+    value: f.bytes,
+    detail: f.detail,
+  })),
+);
+await section('passthrough', benchPassthrough);
+
+const app = await startScaleApp();
+try {
+  await section('provider at scale', benchProvider);
+  await section('browser', () => benchLoginToDashboard(SCALE_URL));
+  await section('lighthouse', () => benchLighthouse(SCALE_URL));
+} finally {
+  app.kill('SIGTERM');
+}
+
+console.log('');
+console.table(rows.map(({ figure, measured, budget, pass }) => ({ figure, measured, budget, result: pass ? 'pass' : 'FAIL' })));
+mkdirSync('bench', { recursive: true });
+writeFileSync('bench/results.json', `${JSON.stringify({ measuredAt: new Date().toISOString(), rows }, null, 2)}\n`);
+const failed = rows.filter((row) => !row.pass);
+console.log(failed.length ? `${failed.length} figure(s) over budget.` : 'Every figure is within its budget.');
+process.exit(failed.length ? 1 : 0);

@@ -1,0 +1,77 @@
+import { applyD1Migrations, env } from 'cloudflare:test';
+import { beforeAll, beforeEach, expect, it } from 'vitest';
+import type { BackupResult } from '../../src/shared/types';
+import { asBackup, restoreBackup } from '../../src/worker/provider/db/restore';
+import { DATA_TABLES } from '../../src/worker/provider/db/tables';
+import { api, signedIn } from './support';
+
+let token: string;
+
+const json = async <T>(res: Response) => (await res.json()) as T;
+const rowsOf = async (db: D1Database, table: string) => (await db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all()).results;
+
+const takeBackup = async () => {
+  const res = await api('settings/backup-db', { method: 'POST', token });
+  expect(res.status).toBe(201);
+  const { key } = await json<BackupResult>(res);
+  const object = await env.BACKUPS.get(key);
+  return asBackup(JSON.parse(await (object as R2ObjectBody).text()));
+};
+
+const emptyRestoreDb = async () => {
+  for (const table of [...DATA_TABLES].reverse()) await env.RESTORE_DB.prepare(`DELETE FROM ${table}`).run();
+};
+
+beforeAll(async () => {
+  await applyD1Migrations(env.RESTORE_DB, env.TEST_MIGRATIONS);
+  ({ token } = await signedIn());
+});
+beforeEach(emptyRestoreDb);
+
+it('restores a backup row for row on every table, awkward text included', async () => {
+  const company = await json<{ id: number }>(await api('companies', { method: 'POST', token, json: { name: "O'Brien & Sons, \"Ltd\"", address: 'Line 1\r\nLine 2\n' } }));
+  const ticket = await json<{ id: number }>(
+    await api('tickets', { method: 'POST', token, json: { title: "Robert'); DROP TABLE tickets;--", description: 'tab\there\nnew line ✓ 你好 🚀', companyId: company.id, dueAt: '2026-02-28' } }),
+  );
+  await api(`tickets/${ticket.id}/comments`, { method: 'POST', token, json: { body: "It's \\ back' || char(10) || 'slash" } });
+  await api(`tickets/${ticket.id}/time-entries`, { method: 'POST', token, json: { workDate: '2026-02-27', minutes: 45, billable: false } });
+  await api('invoices/gifs-sla/lines', { method: 'POST', token, json: { period: '2026-02', description: 'SLA', quantity: 1, unitPriceCents: 450_000 } });
+  await api('invoices/gifs/statements', { method: 'POST', token, json: { period: '2026-02' } });
+
+  const backup = await takeBackup();
+  const restored = await restoreBackup(env.RESTORE_DB, backup);
+  for (const table of DATA_TABLES) {
+    const original = await rowsOf(env.DB, table);
+    expect(restored[table], table).toBe(original.length);
+    expect(await rowsOf(env.RESTORE_DB, table), table).toEqual(original);
+  }
+});
+
+it('refuses to restore over data and refuses a file that is not a backup', async () => {
+  const backup = await takeBackup();
+  await restoreBackup(env.RESTORE_DB, backup);
+  await expect(restoreBackup(env.RESTORE_DB, backup)).rejects.toThrow('not empty');
+  expect(() => asBackup({ version: 2, tables: {} })).toThrow('not a version 1 backup');
+  expect(() => asBackup({ version: 1, tables: { users: [] } })).toThrow('no rows array');
+});
+
+it('takes consistent backups while writers are adding tickets and time', async () => {
+  const writers = Array.from({ length: 4 }, async (_, w) => {
+    for (let i = 0; i < 5; i++) {
+      const created = await json<{ id: number }>(await api('tickets', { method: 'POST', token, json: { title: `writer ${w} #${i}` } }));
+      await api(`tickets/${created.id}/time-entries`, { method: 'POST', token, json: { workDate: '2026-03-01', minutes: 15 } });
+    }
+  });
+  const backups = Promise.all(Array.from({ length: 4 }, async (_, i) => {
+    await new Promise((resolve) => setTimeout(resolve, i * 40));
+    return takeBackup();
+  }));
+  const [taken] = await Promise.all([backups, Promise.all(writers)]);
+
+  for (const backup of taken) {
+    const ticketIds = new Set(backup.tables.tickets.map((t) => t.id));
+    expect(backup.tables.time_entries.every((e) => ticketIds.has(e.ticket_id))).toBe(true);
+  }
+  await restoreBackup(env.RESTORE_DB, taken[taken.length - 1]!);
+  expect((await env.RESTORE_DB.prepare('PRAGMA foreign_key_check').all()).results).toEqual([]);
+}, 30_000);
