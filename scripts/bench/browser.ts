@@ -17,7 +17,7 @@ const signIn = async (page: Page, base: string) => {
   const start = performance.now();
   await page.getByRole('button', { name: 'Login' }).click();
   // Painted: the first dashboard card holds its number, not a loading skeleton.
-  await page.waitForFunction(`/\\d/.test(document.querySelector('[data-testid="stat-open-tickets"]')?.textContent ?? '')`);
+  await page.getByTestId('stat-open-tickets').filter({ hasText: /\d/ }).waitFor();
   return performance.now() - start;
 };
 

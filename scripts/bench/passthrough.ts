@@ -3,7 +3,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { serveBuilt, waitUntilUp } from '../serve';
+import { waitUntilUp } from '../serve';
+import { startWorkerd } from './workerd';
 import type { BenchRow } from './stats';
 
 const CONNECTIONS = 10;
@@ -27,7 +28,7 @@ const load = (url: string, duration = SECONDS) =>
 export const benchPassthrough = async (): Promise<BenchRow[]> => {
   const upstream = spawn(process.execPath, ['-e', UPSTREAM_SOURCE], { stdio: 'ignore' });
   const stateDir = mkdtempSync(path.join(tmpdir(), 'bench-passthrough-'));
-  const app = serveBuilt({ port: APP_PORT, stateDir, upstream: `http://127.0.0.1:${UPSTREAM_PORT}`, quiet: true });
+  const app = await startWorkerd({ port: APP_PORT, stateDir, upstream: `http://127.0.0.1:${UPSTREAM_PORT}` });
   try {
     const direct = `http://127.0.0.1:${UPSTREAM_PORT}/v1/ping`;
     const through = `http://127.0.0.1:${APP_PORT}/api/v1/ping`;
@@ -66,7 +67,7 @@ export const benchPassthrough = async (): Promise<BenchRow[]> => {
       },
     ];
   } finally {
-    app.kill('SIGTERM');
+    await app.dispose();
     upstream.kill('SIGTERM');
     rmSync(stateDir, { recursive: true, force: true });
   }

@@ -1,19 +1,21 @@
 import { existsSync } from 'node:fs';
-import type { ChildProcess } from 'node:child_process';
 import { fillScaleData } from '../demo-data';
 import { withLocalEnv } from '../local-env';
 import { bin, run } from '../run';
 import { DEMO_ADMIN_EMAIL, demoAdminPassword, seed } from '../seed';
 import { serveBuilt, waitUntilUp } from '../serve';
+import { startWorkerd } from './workerd';
 import { percentile, timeEach, type BenchRow } from './stats';
 
 // Kept between runs (git-ignored): filling 1,000,000 time entries takes about a minute.
 export const SCALE_STATE_DIR = 'bench/.state';
 const PORT = 9713;
+const API_PORT = 9716;
 export const SCALE_URL = `http://127.0.0.1:${PORT}`;
+const API_URL = `http://127.0.0.1:${API_PORT}`;
 
-/** Migrates, seeds and fills the benchmark database to scale, then serves it; returns the server. */
-export const startScaleApp = async (): Promise<ChildProcess> => {
+/** Migrates, seeds and fills the benchmark database to scale. */
+export const prepareScaleData = async () => {
   process.env.LOCAL_STATE_DIR = SCALE_STATE_DIR;
   const fresh = !existsSync(SCALE_STATE_DIR);
   await run(bin('wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', SCALE_STATE_DIR]);
@@ -22,6 +24,10 @@ export const startScaleApp = async (): Promise<ChildProcess> => {
     if (fresh) console.log('Filling 100,000 tickets and 1,000,000 time entries (about a minute)…');
     console.log('Scale data:', await fillScaleData(env.DB));
   });
+};
+
+/** The app with pages, as `npm start` serves it, on the scale database, for the browser figures. */
+export const serveScaleApp = async () => {
   const app = serveBuilt({ port: PORT, stateDir: SCALE_STATE_DIR, quiet: true });
   await waitUntilUp(`${SCALE_URL}/login/`);
   return app;
@@ -49,9 +55,18 @@ const monthRange = (offset: number) => {
 
 /** Provider response times at 100,000 tickets and 1,000,000 time entries, over HTTP on loopback. */
 export const benchProvider = async (): Promise<BenchRow[]> => {
-  const token = await adminToken();
+  const workerd = await startWorkerd({ port: API_PORT, stateDir: SCALE_STATE_DIR });
+  try {
+    return await measureProvider();
+  } finally {
+    await workerd.dispose();
+  }
+};
+
+const measureProvider = async (): Promise<BenchRow[]> => {
+  const token = await adminToken(API_URL);
   const get = async (path: string) => {
-    const res = await fetch(`${SCALE_URL}/api/v1/${path}`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${API_URL}/api/v1/${path}`, { headers: { authorization: `Bearer ${token}` } });
     if (!res.ok) throw new Error(`${path} answered ${res.status}`);
     await res.arrayBuffer();
   };

@@ -3,7 +3,7 @@ import { bin, run } from '../run';
 import { benchLighthouse, benchLoginToDashboard } from './browser';
 import { measureBundle } from './bundle-size';
 import { benchPassthrough } from './passthrough';
-import { SCALE_URL, benchProvider, startScaleApp } from './provider';
+import { SCALE_URL, benchProvider, prepareScaleData, serveScaleApp } from './provider';
 import type { BenchRow } from './stats';
 
 // `npm run bench`: every figure of issue 6 in one run, a table, bench/results.json, and a
@@ -35,9 +35,10 @@ await section('bundle sizes', async () =>
 );
 await section('passthrough', benchPassthrough);
 
-const app = await startScaleApp();
+await prepareScaleData();
+await section('provider at scale', benchProvider);
+const app = await serveScaleApp();
 try {
-  await section('provider at scale', benchProvider);
   await section('browser', () => benchLoginToDashboard(SCALE_URL));
   await section('lighthouse', () => benchLighthouse(SCALE_URL));
 } finally {
