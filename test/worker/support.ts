@@ -12,7 +12,7 @@ export const ORIGIN = 'https://app.test';
 const app = createApp();
 
 /** Sends a request into the Worker exactly as workerd would hand it over. */
-export const appFetch = (url: string, init?: RequestInit) => app.fetch(new Request(url, init), env, createExecutionContext());
+export const appFetch = async (url: string, init?: RequestInit): Promise<Response> => app.fetch(new Request(url, init), env, createExecutionContext());
 
 /** A request to the app as the browser makes it: through the Worker, the passthrough and the provider. */
 export const api = (path: string, init: RequestInit & { token?: string; json?: unknown } = {}) => {
