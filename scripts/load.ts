@@ -5,7 +5,7 @@ import { adminToken } from './bench/provider';
 import { withLocalEnv } from './local-env';
 import { bin, run } from './run';
 import { seed } from './seed';
-import { serveBuilt, waitUntilUp } from './serve';
+import { startWorkerd } from './bench/workerd';
 
 // `npm run load`: 32 concurrent writers create tickets and log time for 30 s against the app
 // in workerd; afterwards the stored rows must equal the accepted writes exactly.
@@ -20,8 +20,8 @@ process.env.LOCAL_STATE_DIR = stateDir;
 await run(bin('vite'), ['build', '--logLevel', 'warn']);
 await run(bin('wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', stateDir]);
 await withLocalEnv(seed);
-const app = serveBuilt({ port: PORT, stateDir, quiet: true });
-await waitUntilUp(`${base}/login/`);
+// Miniflare rather than `wrangler dev`, which restarts the Worker whenever dist/ changes.
+const app = await startWorkerd({ port: PORT, stateDir });
 const token = await adminToken(base);
 
 const accepted = { tickets: 0, timeEntries: 0 };
@@ -61,8 +61,7 @@ const writer = async (w: number) => {
 const started = performance.now();
 await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
 const elapsed = (performance.now() - started) / 1000;
-app.kill('SIGTERM');
-await new Promise((resolve) => app.once('exit', resolve));
+await app.dispose();
 
 const stored = await withLocalEnv(async (env) => ({
   tickets: (await env.DB.prepare('SELECT count(*) AS n FROM tickets WHERE title LIKE ?1').bind(`${tag} %`).first<number>('n')) ?? 0,
