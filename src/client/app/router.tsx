@@ -8,25 +8,25 @@ import { pages } from './routes';
 
 // Pages render their errors inside the shell, so navigation stays usable after a crash.
 const guardedPages: RouteObject[] = [
-  { path: 'dashboard', lazy: pages['/dashboard'] },
-  { path: 'users', lazy: pages['/users'] },
-  { path: 'tickets', lazy: pages['/tickets'] },
-  { path: 'lookups/ticket-categories', lazy: pages['/lookups/ticket-categories'] },
-  { path: 'lookups/companies', lazy: pages['/lookups/companies'] },
-  { path: 'invoices/autofi', lazy: pages['/invoices/autofi'] },
-  { path: 'invoices/3dtracking', lazy: pages['/invoices/3dtracking'] },
+  { path: 'dashboard', lazy: pages['/dashboard'].lazy },
+  { path: 'users', lazy: pages['/users'].lazy },
+  { path: 'tickets', lazy: pages['/tickets'].lazy },
+  { path: 'lookups/ticket-categories', lazy: pages['/lookups/ticket-categories'].lazy },
+  { path: 'lookups/companies', lazy: pages['/lookups/companies'].lazy },
+  { path: 'invoices/autofi', lazy: pages['/invoices/autofi'].lazy },
+  { path: 'invoices/3dtracking', lazy: pages['/invoices/3dtracking'].lazy },
   {
     path: 'invoices/gifs',
-    lazy: pages['/invoices/gifs'],
+    lazy: pages['/invoices/gifs'].lazy,
     children: [
-      { index: true, lazy: pages['/invoices/gifs/index'] },
-      { path: 'statement', lazy: pages['/invoices/gifs/statement'] },
-      { path: 'sla', lazy: pages['/invoices/gifs/sla'] },
-      { path: 'azure', lazy: pages['/invoices/gifs/azure'] },
+      { index: true, lazy: pages['/invoices/gifs/index'].lazy },
+      { path: 'statement', lazy: pages['/invoices/gifs/statement'].lazy },
+      { path: 'sla', lazy: pages['/invoices/gifs/sla'].lazy },
+      { path: 'azure', lazy: pages['/invoices/gifs/azure'].lazy },
     ],
   },
-  { path: 'reports/timesheet', lazy: pages['/reports/timesheet'] },
-  { path: 'reports/ticket-report', lazy: pages['/reports/ticket-report'] },
+  { path: 'reports/timesheet', lazy: pages['/reports/timesheet'].lazy },
+  { path: 'reports/ticket-report', lazy: pages['/reports/ticket-report'].lazy },
 ];
 
 export const routes: RouteObject[] = [
@@ -37,10 +37,10 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: <PageLoader />,
     children: [
       { index: true, element: <Navigate to="/dashboard" replace /> },
-      { id: '_public', element: <PublicLayout />, children: [{ path: 'login', lazy: pages['/login'] }] },
+      { id: '_public', element: <PublicLayout />, children: [{ path: 'login', lazy: pages['/login'].lazy }] },
       {
         id: '_authenticated',
-        lazy: pages.authenticatedLayout,
+        lazy: pages.authenticatedLayout.lazy,
         children: [{ errorElement: <ErrorScreen />, children: guardedPages }],
       },
       { path: '*', element: <NotFound /> },

@@ -1,27 +1,35 @@
 import { lazyPage } from './lazy-page';
 
+type PageModule = Record<string, unknown>;
+
+/**
+ * A page's code: `load` fetches the module as is (what the link preloader calls, so a failed
+ * preload is only logged), `lazy` is the router's loader, which reloads once on failure.
+ */
+const page = <M extends PageModule>(load: () => Promise<M>, name: keyof M & string) => ({ load, lazy: lazyPage(load, name) });
+
 /**
  * Every page the router can load on demand, by path. The router and the link preloader share
  * this table, so preloading fetches exactly the code the route will need.
  */
 export const pages = {
   // The signed-in shell (navigation, settings dialog) is code a first visit to /login never needs.
-  authenticatedLayout: lazyPage(() => import('./layouts/AuthenticatedLayout'), 'AuthenticatedLayout'),
-  '/login': lazyPage(() => import('../features/auth/LoginPage'), 'LoginPage'),
-  '/dashboard': lazyPage(() => import('../features/dashboard/DashboardPage'), 'DashboardPage'),
-  '/users': lazyPage(() => import('../features/users/UsersPage'), 'UsersPage'),
-  '/tickets': lazyPage(() => import('../features/tickets/TicketsPage'), 'TicketsPage'),
-  '/lookups/ticket-categories': lazyPage(() => import('../features/lookups/TicketCategoriesPage'), 'TicketCategoriesPage'),
-  '/lookups/companies': lazyPage(() => import('../features/lookups/CompaniesPage'), 'CompaniesPage'),
-  '/invoices/autofi': lazyPage(() => import('../features/invoices/AutofiPage'), 'AutofiPage'),
-  '/invoices/3dtracking': lazyPage(() => import('../features/invoices/ThreeDTrackingPage'), 'ThreeDTrackingPage'),
-  '/invoices/gifs': lazyPage(() => import('../features/invoices/GifsLayout'), 'GifsLayout'),
-  '/invoices/gifs/index': lazyPage(() => import('../features/invoices/GifsOverviewPage'), 'GifsOverviewPage'),
-  '/invoices/gifs/statement': lazyPage(() => import('../features/invoices/StatementPage'), 'StatementPage'),
-  '/invoices/gifs/sla': lazyPage(() => import('../features/invoices/SlaPage'), 'SlaPage'),
-  '/invoices/gifs/azure': lazyPage(() => import('../features/invoices/AzurePage'), 'AzurePage'),
-  '/reports/timesheet': lazyPage(() => import('../features/reports/TimesheetPage'), 'TimesheetPage'),
-  '/reports/ticket-report': lazyPage(() => import('../features/reports/TicketReportPage'), 'TicketReportPage'),
+  authenticatedLayout: page(() => import('./layouts/AuthenticatedLayout'), 'AuthenticatedLayout'),
+  '/login': page(() => import('../features/auth/LoginPage'), 'LoginPage'),
+  '/dashboard': page(() => import('../features/dashboard/DashboardPage'), 'DashboardPage'),
+  '/users': page(() => import('../features/users/UsersPage'), 'UsersPage'),
+  '/tickets': page(() => import('../features/tickets/TicketsPage'), 'TicketsPage'),
+  '/lookups/ticket-categories': page(() => import('../features/lookups/TicketCategoriesPage'), 'TicketCategoriesPage'),
+  '/lookups/companies': page(() => import('../features/lookups/CompaniesPage'), 'CompaniesPage'),
+  '/invoices/autofi': page(() => import('../features/invoices/AutofiPage'), 'AutofiPage'),
+  '/invoices/3dtracking': page(() => import('../features/invoices/ThreeDTrackingPage'), 'ThreeDTrackingPage'),
+  '/invoices/gifs': page(() => import('../features/invoices/GifsLayout'), 'GifsLayout'),
+  '/invoices/gifs/index': page(() => import('../features/invoices/GifsOverviewPage'), 'GifsOverviewPage'),
+  '/invoices/gifs/statement': page(() => import('../features/invoices/StatementPage'), 'StatementPage'),
+  '/invoices/gifs/sla': page(() => import('../features/invoices/SlaPage'), 'SlaPage'),
+  '/invoices/gifs/azure': page(() => import('../features/invoices/AzurePage'), 'AzurePage'),
+  '/reports/timesheet': page(() => import('../features/reports/TimesheetPage'), 'TimesheetPage'),
+  '/reports/ticket-report': page(() => import('../features/reports/TicketReportPage'), 'TicketReportPage'),
 } as const;
 
 export type PagePath = Exclude<keyof typeof pages, 'authenticatedLayout'>;
@@ -33,5 +41,5 @@ export const loadersFor = (to: string) => {
   const path = normalise(to);
   return (Object.keys(pages).filter((key) => key.startsWith('/')) as PagePath[])
     .filter((candidate) => candidate === path || candidate === `${path}/index` || path.startsWith(`${candidate}/`))
-    .map((candidate) => pages[candidate]);
+    .map((candidate) => pages[candidate].load);
 };
