@@ -34,7 +34,7 @@ export function SettingsDialog() {
       opened={settings === true}
       onClose={() => setSearch({ settings: undefined, tab: undefined })}
       fullScreen={mobile}
-      size="60%"
+      size="60vw"
       classNames={{ content: classes.content, body: classes.body }}
       styles={{ content: mobile ? undefined : { height: '80dvh', maxHeight: '80dvh' } }}
       closeButtonProps={{ 'aria-label': 'Close settings' }}
