@@ -1,9 +1,9 @@
-import { expect, it } from 'vitest';
+import { expect, inject, it } from 'vitest';
 import { measureBundle } from '../../scripts/bench/bundle-size';
 
 // The size budgets of issue 6 are deterministic, so they guard every CI run. The e2e global
 // setup has just built dist/ the way `npm start` does.
-it.each(measureBundle())('$figure stays within its budget', ({ bytes, budget, detail }) => {
+it.each(measureBundle(inject('distDir')))('$figure stays within its budget', ({ bytes, budget, detail }) => {
   expect(bytes, detail).toBeGreaterThan(0);
   expect(bytes, detail).toBeLessThanOrEqual(budget);
 });

@@ -1,0 +1,286 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import {
+  BACKUP_API,
+  DESKTOP,
+  PROFILE_API,
+  PHONE,
+  VIEWPORTS,
+  admin,
+  answer,
+  api,
+  apiLogin,
+  browserForFile,
+  createUser,
+  fieldError,
+  holdRequests,
+  location,
+  openAccountMenu,
+  pause,
+  settledBox,
+  signInToDashboard,
+  snap,
+  storedAuth,
+  toastWith,
+  watchErrors,
+  type Credentials,
+  type Viewport,
+} from './browser';
+
+const chrome = browserForFile();
+
+/** The settings dialog, found by its accessible name: 'Settings' plus the active tab's label. */
+const settingsDialog = (page: Page, tab: string) => page.getByRole('dialog', { name: `Settings ${tab}` });
+
+/** Opens /dashboard with the given search values and waits for the dialog showing `tab`. */
+const openSettings = async (page: Page, search: string, tab: string) => {
+  await page.goto(`/dashboard${search}`);
+  await settingsDialog(page, tab).waitFor();
+  return settingsDialog(page, tab);
+};
+
+const openAs = async (credentials: Credentials, viewport: Viewport = DESKTOP) => chrome.open(viewport, { as: credentials });
+
+const submit = (page: Page, name: string) => page.getByRole('button', { name, exact: true }).click();
+
+describe('settings dialog', () => {
+  it('opens from ?settings=true at about 60% by 80% of a desktop window', async () => {
+    const page = await openAs(admin(), DESKTOP);
+    const dialog = await openSettings(page, '?settings=true', 'Profile');
+    const box = await settledBox(dialog);
+    expect(box.width / DESKTOP.width).toBeGreaterThanOrEqual(0.55);
+    expect(box.width / DESKTOP.width).toBeLessThanOrEqual(0.65);
+    expect(box.height / DESKTOP.height).toBeGreaterThanOrEqual(0.75);
+    expect(box.height / DESKTOP.height).toBeLessThanOrEqual(0.85);
+    await snap(page, 'settings-profile-desktop');
+  });
+
+  it('fills the whole screen on a phone', async () => {
+    const page = await openAs(admin(), PHONE);
+    const dialog = await openSettings(page, '?settings=true', 'Profile');
+    const box = await settledBox(dialog);
+    expect(box.x).toBe(0);
+    expect(box.y).toBe(0);
+    expect(box.width).toBe(PHONE.width);
+    expect(box.height).toBeGreaterThanOrEqual(840);
+    await snap(page, 'settings-profile-phone');
+  });
+
+  it('lists Profile, Security and Database, but no Notifications', async () => {
+    const page = await openAs(admin());
+    const dialog = await openSettings(page, '?settings=true', 'Profile');
+    const tabs = dialog.getByRole('navigation', { name: 'Settings sections' }).getByRole('button');
+    expect(await tabs.allTextContents()).toEqual(['Profile', 'Security', 'Database']);
+    expect(await dialog.getByText('Notifications').count()).toBe(0);
+  });
+
+  it.each(VIEWPORTS)('keeps the active tab in ?tab= ($name)', async ({ name, viewport }) => {
+    const page = await openAs(admin(), viewport);
+    const dialog = await openSettings(page, '?settings=true', 'Profile');
+
+    await dialog.getByRole('button', { name: 'Security', exact: true }).click();
+    await settingsDialog(page, 'Security').getByRole('heading', { name: 'Change Password' }).waitFor();
+    expect(location(page).params.get('tab')).toBe('security');
+    expect(location(page).params.get('settings')).toBe('true');
+    await snap(page, `settings-security-${name}`);
+
+    await settingsDialog(page, 'Security').getByRole('button', { name: 'Database', exact: true }).click();
+    await settingsDialog(page, 'Database').getByRole('button', { name: 'Backup Database' }).waitFor();
+    expect(location(page).params.get('tab')).toBe('database');
+    await snap(page, `settings-database-${name}`);
+  });
+
+  it('accepts ?tab=notifications', async () => {
+    const page = await openAs(admin());
+    const dialog = await openSettings(page, '?settings=true&tab=notifications', 'Notifications');
+    expect(await dialog.getByTestId('settings-tab-label').textContent()).toBe('Notifications');
+    expect(location(page).params.get('tab')).toBe('notifications');
+  });
+
+  it('falls back to Profile for an unknown ?tab=', async () => {
+    const page = await openAs(admin());
+    const dialog = await openSettings(page, '?settings=true&tab=nope', 'Profile');
+    await dialog.getByRole('button', { name: 'Update Profile' }).waitFor();
+    expect(await dialog.getByRole('button', { name: 'Profile', exact: true }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('takes settings and tab out of the address when closed', async () => {
+    const page = await openAs(admin());
+    const dialog = await openSettings(page, '?settings=true&tab=security', 'Security');
+    await dialog.getByRole('button', { name: 'Close settings' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(location(page).pathname).toBe('/dashboard');
+    expect(location(page).params.has('settings')).toBe(false);
+    expect(location(page).params.has('tab')).toBe(false);
+  });
+
+  it('opens from the account menu', async () => {
+    const page = await openAs(admin());
+    await page.goto('/tickets/');
+    await page.getByRole('heading', { name: 'Tickets', level: 1 }).waitFor();
+    await openAccountMenu(page);
+    await page.getByRole('menuitem', { name: 'Settings' }).click();
+    await settingsDialog(page, 'Profile').waitFor();
+    expect(location(page).pathname).toBe('/tickets/');
+    expect(location(page).params.get('settings')).toBe('true');
+  });
+});
+
+describe('profile tab', () => {
+  const openProfile = async (user: Credentials) => {
+    const page = await openAs(user);
+    const dialog = await openSettings(page, '?settings=true&tab=profile', 'Profile');
+    return { page, dialog };
+  };
+
+  it('shows the profile fields filled with the stored user', async () => {
+    const user = await createUser();
+    const { dialog } = await openProfile(user);
+    expect(await dialog.getByLabel('First Name', { exact: true }).inputValue()).toBe(user.firstName);
+    expect(await dialog.getByLabel('Surname', { exact: true }).inputValue()).toBe(user.surname);
+    expect(await dialog.getByLabel('Email Address', { exact: true }).inputValue()).toBe(user.email);
+    expect(await dialog.getByRole('button', { name: 'Update Profile' }).isEnabled()).toBe(true);
+  });
+
+  it.each([
+    { field: 'First Name', value: '' },
+    { field: 'Surname', value: '' },
+    { field: 'Email Address', value: '' },
+    { field: 'Email Address', value: 'not-an-email' },
+  ])('refuses $field = "$value" with Required, sending nothing', async ({ field, value }) => {
+    const user = await createUser();
+    const { page, dialog } = await openProfile(user);
+    let calls = 0;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/users/profile')) calls += 1;
+    });
+
+    const input = dialog.getByLabel(field, { exact: true });
+    await input.fill(value);
+    await submit(page, 'Update Profile');
+    await expect.poll(() => fieldError(input)).toBe('Required');
+    await pause(300);
+    expect(calls).toBe(0);
+  });
+
+  it('saves a valid change: toast, header name and stored user', async () => {
+    const user = await createUser();
+    const { page, dialog } = await openProfile(user);
+    const changed = { firstName: 'Renamed', surname: 'Person', email: `renamed-${user.email}` };
+    await dialog.getByLabel('First Name', { exact: true }).fill(changed.firstName);
+    await dialog.getByLabel('Surname', { exact: true }).fill(changed.surname);
+    await dialog.getByLabel('Email Address', { exact: true }).fill(changed.email);
+    await submit(page, 'Update Profile');
+
+    await toastWith(page, 'Profile Updated').waitFor();
+    await expect.poll(() => page.getByTestId('user-name').textContent()).toBe('Renamed Person');
+    expect(await storedAuth(page)).toMatchObject({ user: { id: user.id, ...changed } });
+    const { token } = (await apiLogin({ email: changed.email, password: user.password })).body;
+    const saved = await api(`users/${user.id}`, { token });
+    expect(saved.body).toMatchObject({ id: user.id, ...changed });
+    await snap(page, 'settings-profile-saved-desktop');
+  });
+
+  it('shows the conflict detail when the email belongs to someone else', async () => {
+    const user = await createUser();
+    const { page, dialog } = await openProfile(user);
+    await dialog.getByLabel('Email Address', { exact: true }).fill(admin().email);
+    const response = page.waitForResponse(PROFILE_API);
+    await submit(page, 'Update Profile');
+    expect((await response).status()).toBe(409);
+
+    const toast = toastWith(page, 'Email address is already in use');
+    await toast.waitFor();
+    expect(await toast.getAttribute('role')).toBe('alert');
+    expect(await toastWith(page, 'Profile Updated').count()).toBe(0);
+    expect(await storedAuth(page)).toMatchObject({ user: { email: user.email } });
+  });
+
+  it('disables Update Profile while the request is pending', async () => {
+    const user = await createUser();
+    const { page, dialog } = await openProfile(user);
+    const held = await holdRequests(page, PROFILE_API);
+    await dialog.getByLabel('Surname', { exact: true }).fill('Pending');
+    const button = dialog.getByRole('button', { name: 'Update Profile' });
+    await button.click();
+    await held.requested;
+    expect(await button.isDisabled()).toBe(true);
+    expect(await button.getAttribute('data-loading')).not.toBeNull();
+
+    held.release();
+    await toastWith(page, 'Profile Updated').waitFor();
+    await expect.poll(() => button.isEnabled()).toBe(true);
+  });
+});
+
+describe('security tab', () => {
+  const openSecurity = async (user: Credentials, viewport: Viewport = DESKTOP) => {
+    const page = await openAs(user, viewport);
+    const dialog = await openSettings(page, '?settings=true&tab=security', 'Security');
+    return { page, dialog };
+  };
+
+  it('requires both passwords', async () => {
+    const user = await createUser();
+    const { page, dialog } = await openSecurity(user);
+    await dialog.getByRole('heading', { name: 'Change Password', level: 3 }).waitFor();
+    await submit(page, 'Update Password');
+    await expect.poll(() => fieldError(dialog.getByLabel('New Password', { exact: true }))).toBe('Required');
+    await expect.poll(() => fieldError(dialog.getByLabel('Confirm Password', { exact: true }))).toBe('Required');
+  });
+
+  it('says the passwords do not match, on Confirm Password', async () => {
+    const user = await createUser();
+    const { page, dialog } = await openSecurity(user);
+    await dialog.getByLabel('New Password', { exact: true }).fill('first-choice');
+    await dialog.getByLabel('Confirm Password', { exact: true }).fill('second-choice');
+    await submit(page, 'Update Password');
+    await expect.poll(() => fieldError(dialog.getByLabel('Confirm Password', { exact: true }))).toBe('Passwords do not match');
+    expect(await fieldError(dialog.getByLabel('New Password', { exact: true }))).toBeNull();
+    await snap(page, 'settings-security-mismatch-desktop');
+  });
+
+  it('changes the password; the new one signs in and the old one no longer does', async () => {
+    const user = await createUser();
+    const { page, dialog } = await openSecurity(user);
+    const newPassword = `${user.password}-changed`;
+    await dialog.getByLabel('New Password', { exact: true }).fill(newPassword);
+    await dialog.getByLabel('Confirm Password', { exact: true }).fill(newPassword);
+    await submit(page, 'Update Password');
+    await toastWith(page, 'Password Changed').waitFor();
+    await expect.poll(() => dialog.getByLabel('New Password', { exact: true }).inputValue()).toBe('');
+
+    const fresh = await chrome.open();
+    await signInToDashboard(fresh, { email: user.email, password: newPassword });
+    expect(location(fresh).pathname).toBe('/dashboard');
+    expect((await apiLogin(user)).status).toBe(401);
+  });
+});
+
+describe('database tab', () => {
+  const openDatabase = async () => {
+    const page = await openAs(admin());
+    const dialog = await openSettings(page, '?settings=true&tab=database', 'Database');
+    await dialog.getByText('Create a timestamped backup to the DB Server.', { exact: true }).waitFor();
+    return { page, dialog };
+  };
+
+  it('backs the database up', async () => {
+    const { page, dialog } = await openDatabase();
+    const response = page.waitForResponse(BACKUP_API);
+    await dialog.getByRole('button', { name: 'Backup Database' }).click();
+    expect((await response).ok()).toBe(true);
+    await toastWith(page, 'Database backup complete').waitFor();
+  });
+
+  it('only logs a failed backup to the console', async () => {
+    const { page, dialog } = await openDatabase();
+    const errors = watchErrors(page);
+    await answer(page, BACKUP_API, 500, { message: 'disk full' });
+    await dialog.getByRole('button', { name: 'Backup Database' }).click();
+    await expect.poll(() => errors.consoleErrors.some((text) => text.startsWith('Database backup failed'))).toBe(true);
+    await pause(500);
+    expect(await page.locator('[data-toast-id]').count()).toBe(0);
+    expect(await dialog.getByRole('button', { name: 'Backup Database' }).isEnabled()).toBe(true);
+  });
+});
