@@ -24,7 +24,7 @@ export function ErrorScreen() {
           {open ? 'Hide Error' : 'Show Error'}
         </Button>
         {open ? (
-          <Code block w="100%" data-testid="error-details">
+          <Code block w="100%" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }} data-testid="error-details">
             {describe(error)}
           </Code>
         ) : null}

@@ -47,8 +47,10 @@ export function UserMenu() {
         <Menu.Item
           color="red"
           onClick={() => {
-            signOut();
+            // Leave first: clearing the token while still on the page would make the guard
+            // send the next person to sign in back to this page.
             navigate('/login', { replace: true });
+            signOut();
           }}
         >
           Logout
