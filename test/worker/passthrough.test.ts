@@ -15,16 +15,20 @@ import {
 // The passthrough against a real HTTP server (upstream-server.global.ts), with a short timeout.
 const TIMEOUT_MS = 300;
 const app = createApp({ timeoutMs: TIMEOUT_MS });
+// Uploading 10 MB to the upstream counts against the timeout, and takes longer than 0.3 s on a busy machine.
+const patientApp = createApp({ timeoutMs: 10_000 });
 const upstreamUrl = inject('upstreamUrl');
 
 interface ProxyOptions extends RequestInit {
   /** UPSTREAM_API_URL for this call; the running test upstream by default. */
   upstream?: string;
+  /** Use the app with a 10 s timeout instead of the short one. */
+  patient?: boolean;
 }
 
 /** A request to the Worker's /api/v1 with UPSTREAM_API_URL pointing at a real server. */
-const proxy = (path: string, { upstream = upstreamUrl, ...init }: ProxyOptions = {}) =>
-  app.fetch(
+const proxy = (path: string, { upstream = upstreamUrl, patient = false, ...init }: ProxyOptions = {}) =>
+  (patient ? patientApp : app).fetch(
     new Request(`https://app.test/api/v1/${path}`, init),
     { ...env, UPSTREAM_API_URL: upstream },
     createExecutionContext(),
@@ -250,7 +254,8 @@ describe('body size limit', () => {
 
   it('forwards a body of exactly 10 MB', async () => {
     const key = uniqueKey();
-    const res = await proxy(`count/${key}`, { method: 'POST', body: streamOf(new Uint8Array(MAX_REQUEST_BODY_BYTES)) });
+    const body = streamOf(new Uint8Array(MAX_REQUEST_BODY_BYTES));
+    const res = await proxy(`count/${key}`, { method: 'POST', body, patient: true });
     expect((await readJson<CountReply>(res)).body).toEqual({ key, hits: 1, bytes: MAX_REQUEST_BODY_BYTES });
   });
 });
