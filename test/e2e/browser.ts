@@ -281,10 +281,15 @@ export const watchErrors = (page: Page) => {
   return { consoleErrors, pageErrors };
 };
 
-/** Counts main-frame loads from now on. */
+/**
+ * Counts the page's document loads from now on: the first visit and every reload. Counted by
+ * document requests, since a reload that starts before the 'load' event would hide one.
+ */
 export const countLoads = (page: Page) => {
   const counter = { loads: 0 };
-  page.on('load', () => (counter.loads += 1));
+  page.on('request', (request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) counter.loads += 1;
+  });
   return counter;
 };
 

@@ -6,17 +6,19 @@ type PageModule = Record<string, unknown>;
 
 /**
  * Loads a page's code. A chunk that fails to load usually means a new deploy replaced it, so the
- * page reloads once to fetch the new build; the session-storage flag stops a reload loop, and a
- * second failure reaches the error screen.
+ * page reloads once to fetch the new build. The session-storage flag names the page that caused
+ * the reload: a second failure of that page reaches the error screen instead of reloading again,
+ * and only that page loading fine clears it (another chunk loading fine must not, or a chunk that
+ * stays broken would reload forever).
  */
-export const loadPage = async <M extends PageModule>(load: () => Promise<M>): Promise<M> => {
+export const loadPage = async <M extends PageModule>(load: () => Promise<M>, name: string): Promise<M> => {
   try {
     const module = await load();
-    sessionStorage.removeItem(RELOAD_FLAG);
+    if (sessionStorage.getItem(RELOAD_FLAG) === name) sessionStorage.removeItem(RELOAD_FLAG);
     return module;
   } catch (error) {
-    if (!sessionStorage.getItem(RELOAD_FLAG)) {
-      sessionStorage.setItem(RELOAD_FLAG, '1');
+    if (sessionStorage.getItem(RELOAD_FLAG) !== name) {
+      sessionStorage.setItem(RELOAD_FLAG, name);
       window.location.reload();
       return new Promise<never>(() => {});
     }
@@ -28,4 +30,4 @@ export const loadPage = async <M extends PageModule>(load: () => Promise<M>): Pr
 /** A route's `lazy` that takes the named component from the page module. */
 export const lazyPage =
   <M extends PageModule>(load: () => Promise<M>, name: keyof M & string) =>
-  async () => ({ Component: (await loadPage(load))[name] as ComponentType });
+  async () => ({ Component: (await loadPage(load, name))[name] as ComponentType });

@@ -28,7 +28,7 @@ export function AuthenticatedLayout() {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger opened={navOpen} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
-            <Text component={Link} to="/dashboard" fw={700} size="lg">
+            <Text component={Link} to="/dashboard" fw={700} size="lg" c="inherit" td="none">
               Staff App
             </Text>
           </Group>

@@ -153,7 +153,8 @@ describe('link preloading', () => {
 
   it('fetches the Tickets code before Tickets is clicked', async () => {
     const page = await chrome.open(DESKTOP, { as: admin() });
-    const chunk = page.waitForRequest(TICKETS_CHUNK, { timeout: 5000 });
+    // The wait starts before the visit, so it has to cover the dashboard's own load as well.
+    const chunk = page.waitForRequest(TICKETS_CHUNK, { timeout: 20_000 });
     await page.goto('/dashboard');
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     expect((await chunk).url()).toMatch(/\/assets\/TicketsPage-[\w-]+\.js$/);
