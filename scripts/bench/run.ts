@@ -7,12 +7,23 @@ import { SCALE_URL, benchProvider, prepareScaleData, serveScaleApp } from './pro
 import type { BenchRow } from './stats';
 
 // `npm run bench`: every figure of issue 6 in one run, a table, bench/results.json, and a
-// non-zero exit when any budget is missed.
+// non-zero exit when any budget is missed. `npm run bench -- provider browser` runs only those
+// sections (sizes, passthrough, provider, browser, lighthouse) and leaves results.json alone.
 process.env.WRANGLER_SEND_METRICS ??= 'false';
 process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= 'false';
 
+const SECTIONS = ['sizes', 'passthrough', 'provider', 'browser', 'lighthouse'] as const;
+const only = process.argv.slice(2);
+const unknown = only.filter((name) => !(SECTIONS as readonly string[]).includes(name));
+if (unknown.length) {
+  console.error(`Unknown section(s): ${unknown.join(', ')}. Sections: ${SECTIONS.join(', ')}.`);
+  process.exit(2);
+}
+const wanted = (key: (typeof SECTIONS)[number]) => only.length === 0 || only.includes(key);
+
 const rows: BenchRow[] = [];
-const section = async (name: string, work: () => Promise<BenchRow[] | BenchRow>) => {
+const section = async (key: (typeof SECTIONS)[number], name: string, work: () => Promise<BenchRow[] | BenchRow>) => {
+  if (!wanted(key)) return;
   console.log(`\n▶ ${name}`);
   try {
     const result = await work();
@@ -23,7 +34,7 @@ const section = async (name: string, work: () => Promise<BenchRow[] | BenchRow>)
 };
 
 await run(bin('vite'), ['build', '--logLevel', 'warn']);
-await section('bundle sizes', async () =>
+await section('sizes', 'bundle sizes', async () =>
   measureBundle().map((f) => ({
     figure: f.figure,
     measured: `${(f.bytes / 1000).toFixed(1)} kB`,
@@ -33,22 +44,28 @@ await section('bundle sizes', async () =>
     detail: f.detail,
   })),
 );
-await section('passthrough', benchPassthrough);
+await section('passthrough', 'passthrough', benchPassthrough);
 
-await prepareScaleData();
-await section('provider at scale', benchProvider);
-const app = await serveScaleApp();
-try {
-  await section('browser', () => benchLoginToDashboard(SCALE_URL));
-  await section('lighthouse', () => benchLighthouse(SCALE_URL));
-} finally {
-  app.kill('SIGTERM');
+if (wanted('provider') || wanted('browser') || wanted('lighthouse')) {
+  await prepareScaleData();
+  await section('provider', 'provider at scale', benchProvider);
+  if (wanted('browser') || wanted('lighthouse')) {
+    const app = await serveScaleApp();
+    try {
+      await section('browser', 'browser', () => benchLoginToDashboard(SCALE_URL));
+      await section('lighthouse', 'lighthouse', () => benchLighthouse(SCALE_URL));
+    } finally {
+      app.kill('SIGTERM');
+    }
+  }
 }
 
 console.log('');
 console.table(rows.map(({ figure, measured, budget, pass }) => ({ figure, measured, budget, result: pass ? 'pass' : 'FAIL' })));
-mkdirSync('bench', { recursive: true });
-writeFileSync('bench/results.json', `${JSON.stringify({ measuredAt: new Date().toISOString(), rows }, null, 2)}\n`);
+if (only.length === 0) {
+  mkdirSync('bench', { recursive: true });
+  writeFileSync('bench/results.json', `${JSON.stringify({ measuredAt: new Date().toISOString(), rows }, null, 2)}\n`);
+}
 const failed = rows.filter((row) => !row.pass);
 console.log(failed.length ? `${failed.length} figure(s) over budget.` : 'Every figure is within its budget.');
 process.exit(failed.length ? 1 : 0);

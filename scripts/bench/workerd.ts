@@ -21,6 +21,8 @@ export const startWorkerd = async ({ port, stateDir, upstream = '' }: { port: nu
     serviceBindings: { ASSETS: () => new Response('Not Found', { status: 404 }) },
     d1Persist: `${stateDir}/v3/d1`,
     r2Persist: `${stateDir}/v3/r2`,
+    // Miniflare otherwise reports every request to Node over its loopback connection.
+    logRequests: false,
   });
   await mf.ready;
   return mf;

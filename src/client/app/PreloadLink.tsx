@@ -1,18 +1,10 @@
 import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
 import { Link, type LinkProps } from 'react-router-dom';
 import { LINK_PRELOAD_MARGIN_PX } from '../../shared/constants';
-import { loadersFor } from './routes';
+import { preloadRoute } from './preload';
 
-const preloaded = new Set<string>();
-
-const preload = (to: string) => {
-  if (preloaded.has(to)) return;
-  preloaded.add(to);
-  Promise.all(loadersFor(to).map((load) => load())).catch((error: unknown) => {
-    preloaded.delete(to);
-    console.error('Error preloading route!', error);
-  });
-};
+const whenIdle = (work: () => void) =>
+  typeof requestIdleCallback === 'function' ? requestIdleCallback(work, { timeout: 1000 }) : setTimeout(work, 0);
 
 /**
  * A router link that fetches its page's code once the link comes within 100 px of the viewport,
@@ -29,7 +21,8 @@ export const PreloadLink = forwardRef<HTMLAnchorElement, LinkProps & { to: strin
     const observer = new IntersectionObserver(
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) {
-          preload(to);
+          // When idle: a page full of links must not delay the page's own first paint.
+          whenIdle(() => preloadRoute(to));
           observer.disconnect();
         }
       },

@@ -2,6 +2,7 @@ import { Button, Center, Paper, Stack, Text, Title } from '@mantine/core';
 import { Field, Form } from 'react-final-form';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { APP_AUDIENCE } from '../../../shared/constants';
+import { preloadRoute } from '../../app/preload';
 import { loginSchema, type LoginPayload } from '../../../shared/schemas/auth';
 import { ApiError } from '../../lib/api';
 import { signIn } from '../../lib/auth-store';
@@ -18,9 +19,12 @@ export function LoginPage() {
   const [search] = useSearchParams();
 
   const submit = async (values: LoginPayload) => {
+    const destination = safeRedirect(search.get('redirect'));
+    // The next page's code downloads while the password is checked, not after.
+    preloadRoute(destination, { withShell: true });
     try {
       signIn(await login(values));
-      navigate(safeRedirect(search.get('redirect')), { replace: true });
+      navigate(destination, { replace: true });
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
         notify.error('Invalid Credentials', 'Please check your email and password and try again.');

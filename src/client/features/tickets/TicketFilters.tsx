@@ -1,4 +1,5 @@
-import { Select, SimpleGrid } from '@mantine/core';
+import { Badge, Button, Collapse, SimpleGrid, Select, Stack } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import type { Option } from '../../lib/form/fields';
 import { SearchField } from '../../lib/ui/SearchField';
 import type { TicketFilters as Filters } from './api';
@@ -13,17 +14,50 @@ interface Props {
 const idOf = (value: string | null) => (value ? Number(value) : undefined);
 
 export function TicketFilters({ filters, options, onChange }: Props) {
+  // Six stacked fields would fill a phone's first screen, so there the selects fold behind a button.
+  const phone = useMediaQuery('(max-width: 36em)') ?? false;
+  const [open, { toggle }] = useDisclosure(false);
+  const active = [filters.status, filters.priority, filters.companyId, filters.categoryId, filters.assigneeId].filter(
+    (value) => value !== undefined,
+  ).length;
+
   const select = (label: string, data: Option[], value: string | undefined, change: (value: string | null) => void) => (
     <Select label={label} data={data} value={value ?? null} onChange={change} placeholder="Any" clearable searchable />
   );
-  return (
-    <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 6 }} mb="md">
-      <SearchField label="Search" placeholder="Title or #id" onSearch={(q) => onChange({ q })} />
+  const search = <SearchField label="Search" placeholder="Title or #id" onSearch={(q) => onChange({ q })} />;
+  const selects = (
+    <>
       {select('Status', STATUS_OPTIONS, filters.status, (status) => onChange({ status: (status ?? undefined) as Filters['status'] }))}
       {select('Priority', PRIORITY_OPTIONS, filters.priority, (priority) => onChange({ priority: (priority ?? undefined) as Filters['priority'] }))}
       {select('Company', options.companies, filters.companyId?.toString(), (v) => onChange({ companyId: idOf(v) }))}
       {select('Category', options.categories, filters.categoryId?.toString(), (v) => onChange({ categoryId: idOf(v) }))}
       {select('Assignee', options.users, filters.assigneeId?.toString(), (v) => onChange({ assigneeId: idOf(v) }))}
-    </SimpleGrid>
+    </>
+  );
+
+  if (!phone) {
+    return (
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 6 }} mb="md">
+        {search}
+        {selects}
+      </SimpleGrid>
+    );
+  }
+  return (
+    <Stack gap="xs" mb="md">
+      {search}
+      <Button
+        variant="default"
+        onClick={toggle}
+        aria-expanded={open}
+        aria-controls="ticket-filters"
+        rightSection={active > 0 ? <Badge size="sm" circle>{active}</Badge> : undefined}
+      >
+        {open ? 'Hide filters' : 'Filters'}
+      </Button>
+      <Collapse expanded={open} id="ticket-filters">
+        <SimpleGrid cols={2}>{selects}</SimpleGrid>
+      </Collapse>
+    </Stack>
   );
 }

@@ -1,4 +1,5 @@
 import type { DashboardSummary } from '../../../shared/types';
+import { bucketsOf, countsOf, openedAndResolved } from './buckets';
 import { toTicket } from './tickets';
 
 type Row = Record<string, unknown>;
@@ -18,7 +19,7 @@ export const dashboardSummary = async (db: D1Database, userId: number, now = new
   const today = now.toISOString().slice(0, 10);
   const since = new Date(now.getTime() - (DAYS_CHARTED - 1) * 86_400_000).toISOString().slice(0, 10);
   const weekAgo = new Date(now.getTime() - 7 * 86_400_000).toISOString();
-  const [figures, recent, opened, resolved] = await db.batch<Row>([
+  const [figures, recent, series] = await db.batch<Row>([
     db
       .prepare(
         `SELECT
@@ -37,14 +38,9 @@ export const dashboardSummary = async (db: D1Database, userId: number, now = new
        LEFT JOIN users a ON a.id = t.assignee_id LEFT JOIN users r ON r.id = t.reporter_id
        ORDER BY t.created_at DESC, t.id DESC LIMIT 8`,
     ),
-    db.prepare('SELECT substr(created_at, 1, 10) AS day, count(*) AS n FROM tickets WHERE created_at >= ?1 GROUP BY day').bind(since),
-    db.prepare('SELECT substr(resolved_at, 1, 10) AS day, count(*) AS n FROM tickets WHERE resolved_at >= ?1 GROUP BY day').bind(since),
+    openedAndResolved(db, bucketsOf(since, today, 'day')),
   ]);
   const f = figures?.results[0] ?? {};
-  const byDay = (rows: Row[] | undefined) => new Map((rows ?? []).map((r) => [r.day as string, r.n as number]));
-  const openedByDay = byDay(opened?.results);
-  const resolvedByDay = byDay(resolved?.results);
-  const days = Array.from({ length: DAYS_CHARTED }, (_, i) => new Date(Date.parse(since) + i * 86_400_000).toISOString().slice(0, 10));
   return {
     openTickets: f.open_tickets as number,
     myOpenTickets: f.my_open as number,
@@ -53,6 +49,6 @@ export const dashboardSummary = async (db: D1Database, userId: number, now = new
     minutesThisWeek: f.minutes_week as number,
     unbilledCents: f.unbilled as number,
     recentTickets: (recent?.results ?? []).map(toTicket),
-    openedVsResolved: days.map((day) => ({ day, opened: openedByDay.get(day) ?? 0, resolved: resolvedByDay.get(day) ?? 0 })),
+    openedVsResolved: countsOf(series?.results).map(({ bucket, opened, resolved }) => ({ day: bucket, opened, resolved })),
   };
 };

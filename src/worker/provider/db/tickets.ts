@@ -80,15 +80,25 @@ const filters = (query: TicketListQuery) => {
   return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 };
 
-export const listTickets = async (db: D1Database, query: TicketListQuery) => {
+/** The SQL of one page of the ticket list and of its total, with their parameters. */
+export const ticketListSql = (query: TicketListQuery) => {
   const { limit, offset } = pageWindow(query);
   const { where, params } = filters(query);
   const sort = (query.sort ?? '-createdAt') as string;
   const direction = sort.startsWith('-') ? 'DESC' : 'ASC';
   const orderBy = `${SORT_SQL[sort.replace(/^-/, '') as TicketSort]} ${direction}, t.id ${direction}`;
+  return {
+    page: `${SELECT} ${where} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`,
+    total: `SELECT count(*) AS total FROM tickets t ${where}`,
+    params,
+  };
+};
+
+export const listTickets = async (db: D1Database, query: TicketListQuery) => {
+  const sql = ticketListSql(query);
   const [rows, count] = await db.batch<Row>([
-    db.prepare(`${SELECT} ${where} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`).bind(...params),
-    db.prepare(`SELECT count(*) AS total FROM tickets t ${where}`).bind(...params),
+    db.prepare(sql.page).bind(...sql.params),
+    db.prepare(sql.total).bind(...sql.params),
   ]);
   return pageOf(rows.results.map(toTicket), (count.results[0]?.total as number) ?? 0, query);
 };

@@ -1,0 +1,19 @@
+import { loadersFor, pages } from './routes';
+
+const preloaded = new Set<string>();
+
+/**
+ * Fetches the code a visit to `to` will need, once per address; a failure is logged and
+ * forgotten so a later preload or the visit itself tries again. With `withShell`, the signed-in
+ * shell's code comes too (for the way in from the login page).
+ */
+export const preloadRoute = (to: string, { withShell = false } = {}) => {
+  const key = withShell ? `shell:${to}` : to;
+  if (preloaded.has(key)) return;
+  preloaded.add(key);
+  const loaders = withShell ? [pages.authenticatedLayout.load, ...loadersFor(to)] : loadersFor(to);
+  Promise.all(loaders.map((load) => load())).catch((error: unknown) => {
+    preloaded.delete(key);
+    console.error('Error preloading route!', error);
+  });
+};

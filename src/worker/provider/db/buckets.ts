@@ -1,0 +1,49 @@
+type Row = Record<string, unknown>;
+
+const DAY_MS = 86_400_000;
+
+export type BucketSize = 'day' | 'month';
+
+/** A labelled half-open time range [start, end) in the stored ISO text form. */
+export interface Bucket {
+  label: string;
+  start: string;
+  end: string;
+}
+
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const startOf = (day: string) => `${day}T00:00:00.000Z`;
+
+/**
+ * The days, or the months clipped to the range, from `from` to `to` (both YYYY-MM-DD, inclusive).
+ * Labels are YYYY-MM-DD or YYYY-MM.
+ */
+export const bucketsOf = (from: string, to: string, size: BucketSize): Bucket[] => {
+  const buckets: Bucket[] = [];
+  const last = Date.parse(to);
+  for (let day = Date.parse(from); day <= last; ) {
+    const date = new Date(day);
+    const next =
+      size === 'day' ? day + DAY_MS : Math.min(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1), last + DAY_MS);
+    buckets.push({ label: isoDay(day).slice(0, size === 'day' ? 10 : 7), start: startOf(isoDay(day)), end: startOf(isoDay(next)) });
+    day = next;
+  }
+  return buckets;
+};
+
+/**
+ * Tickets opened and resolved in each bucket. Each count is a range count on the created_at and
+ * resolved_at indexes, which stays a few index seeks per bucket however many tickets there are;
+ * grouping every ticket in the range by a substring of its time read each one instead.
+ */
+export const OPENED_AND_RESOLVED_SQL = `SELECT json_extract(b.value, '$[0]') AS label,
+    (SELECT count(*) FROM tickets WHERE created_at >= json_extract(b.value, '$[1]') AND created_at < json_extract(b.value, '$[2]')) AS opened,
+    (SELECT count(*) FROM tickets WHERE resolved_at >= json_extract(b.value, '$[1]') AND resolved_at < json_extract(b.value, '$[2]')) AS resolved
+  FROM json_each(?1) b ORDER BY b.key`;
+
+export const openedAndResolved = (db: D1Database, buckets: Bucket[]) =>
+  db.prepare(OPENED_AND_RESOLVED_SQL).bind(JSON.stringify(buckets.map((b) => [b.label, b.start, b.end])));
+
+/** The rows of `openedAndResolved` as { bucket, opened, resolved }. */
+export const countsOf = (rows: Row[] | undefined) =>
+  (rows ?? []).map((r) => ({ bucket: r.label as string, opened: r.opened as number, resolved: r.resolved as number }));
