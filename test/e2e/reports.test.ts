@@ -1,6 +1,8 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Ticket, TicketReport, TimesheetReport } from '../../src/shared/types';
+import { STATUS_LABELS } from '../../src/client/features/tickets/labels';
+import type { TicketStatus } from '../../src/shared/schemas/tickets';
 import { PHONE } from './browser';
 import {
   POLL,
@@ -131,6 +133,9 @@ describe('ticket report', () => {
     const statusTable = page.getByRole('table', { name: 'Tickets by status' });
     await expectText(statusTable.locator('thead th').first(), 'Status');
     expect(await statusTable.locator('tbody tr').count()).toBe(byStatus.groups.length);
+    // Statuses read as the rest of the app names them ('In progress'), not as stored ('in_progress').
+    const names = await statusTable.locator('tbody tr td:first-child').allTextContents();
+    expect(names).toEqual(byStatus.groups.map((g) => STATUS_LABELS[g.label as TicketStatus]));
     await screenshot(page, 'reports-ticket-report-desktop');
 
     const regrouped = apiResponse(page, /^reports\/tickets\?.*groupBy=company/);

@@ -7,10 +7,14 @@ import { TICKET_REPORT_GROUPS, type TicketReportGroup } from '../../../shared/sc
 import { saveCsv } from '../../lib/download';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { StatCard } from '../../lib/ui/StatCard';
+import { STATUS_LABELS } from '../tickets/labels';
 import { useTicketReport } from './api';
 import { today } from './ranges';
 
 const GROUP_LABELS: Record<TicketReportGroup, string> = { status: 'Status', category: 'Category', company: 'Company', assignee: 'Assignee' };
+/** A group's name as people read it: statuses by their label, the rest as the API names them. */
+const groupName = (groupBy: TicketReportGroup, label: string) =>
+  groupBy === 'status' ? (STATUS_LABELS[label as keyof typeof STATUS_LABELS] ?? label) : label;
 const yearAgo = () => new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
 
 /** Ticket counts by a grouping over a date range, opened against resolved, and time to resolve. */
@@ -20,11 +24,13 @@ export function TicketReportPage() {
   const valid = /^\d{4}-\d{2}-\d{2}$/.test(range.from) && /^\d{4}-\d{2}-\d{2}$/.test(range.to) && range.from <= range.to;
   const { data, error, mutate } = useTicketReport(valid ? { ...range, groupBy } : null);
 
+  const groups = data?.groups.map((g) => ({ ...g, label: groupName(groupBy, g.label) }));
+
   const exportCsv = () => {
-    if (!data) return;
-    const groups = data.groups.map((g) => [GROUP_LABELS[groupBy].toLowerCase(), g.label, g.count]);
+    if (!data || !groups) return;
+    const groupRows = groups.map((g) => [GROUP_LABELS[groupBy].toLowerCase(), g.label, g.count]);
     const series = data.series.map((s) => ['opened_resolved', s.bucket, `${s.opened}/${s.resolved}`]);
-    saveCsv(toCsv(['section', 'key', 'value'], [...groups, ...series]), `ticket-report-${range.from}-to-${range.to}.csv`);
+    saveCsv(toCsv(['section', 'key', 'value'], [...groupRows, ...series]), `ticket-report-${range.from}-to-${range.to}.csv`);
   };
 
   return (
@@ -72,14 +78,14 @@ export function TicketReportPage() {
           <Title order={2} size="h5" mb="sm">
             By {GROUP_LABELS[groupBy].toLowerCase()}
           </Title>
-          {data ? (
-            <BarChart h={240} data={data.groups.slice(0, 12)} dataKey="label" series={[{ name: 'count', label: 'Tickets', color: 'violet.6' }]} orientation="vertical" yAxisProps={{ width: 120 }} />
+          {groups ? (
+            <BarChart h={240} data={groups.slice(0, 12)} dataKey="label" series={[{ name: 'count', label: 'Tickets', color: 'violet.6' }]} orientation="vertical" yAxisProps={{ width: 120 }} />
           ) : (
             <Skeleton height={240} />
           )}
         </Paper>
       </SimpleGrid>
-      {data ? (
+      {groups ? (
         <Table aria-label={`Tickets by ${GROUP_LABELS[groupBy].toLowerCase()}`} striped>
           <Table.Thead>
             <Table.Tr>
@@ -88,9 +94,9 @@ export function TicketReportPage() {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {data.groups.map((g) => (
+            {groups.map((g) => (
               <Table.Tr key={g.key}>
-                <Table.Td>{g.label.replace('_', ' ')}</Table.Td>
+                <Table.Td>{g.label}</Table.Td>
                 <Table.Td ta="right">{g.count.toLocaleString()}</Table.Td>
               </Table.Tr>
             ))}
