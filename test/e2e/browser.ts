@@ -144,7 +144,10 @@ export interface ApiAnswer<T = unknown> {
   body: T;
 }
 
-/** One call to the app's API from Node, with the bearer token when one is given. */
+/**
+ * One call to the app's API from Node, with the bearer token when one is given; the body is parsed
+ * as JSON when it is JSON, else kept as text.
+ */
 export const api = async <T = unknown>(
   path: string,
   { method = 'GET', body, token }: { method?: string; body?: unknown; token?: string } = {},
@@ -158,7 +161,13 @@ export const api = async <T = unknown>(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON (a CSV export): keep the text
+  }
+  return { status: response.status, body: parsed as T };
 };
 
 /** POST auth/login as the given account. */

@@ -6,47 +6,16 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Download, Locator, Page, Request, Response } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect, inject, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
 import type { LoginResponse } from '../../src/shared/types';
-import { DESKTOP, baseUrl, launch, newPage, type Viewport } from './browser';
-
-export const ADMIN_EMAIL = 'admin@example.com';
-const AUTH_STORAGE_KEY = 'staff-app-auth';
-const AUDIENCE = 'staff-app';
+import { AUTH_KEY, DESKTOP, admin, api, apiLogin, launch, newPage, type Viewport } from './browser';
 
 // ---------------------------------------------------------------- the API from Node
-
-export interface Answer<T> {
-  status: number;
-  body: T;
-}
-
-/** One call to /api/v1/<path>; the body is parsed as JSON when it is JSON, else kept as text. */
-export const callApi = async <T = unknown>(
-  path: string,
-  { method = 'GET', body, token }: { method?: string; body?: unknown; token?: string } = {},
-): Promise<Answer<T>> => {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (token) headers.authorization = `Bearer ${token}`;
-  const response = await fetch(`${baseUrl()}/api/v1/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    // not JSON (a CSV export): keep the text
-  }
-  return { status: response.status, body: parsed as T };
-};
-
-export const loginThroughApi = (email: string, password: string) =>
-  callApi<LoginResponse>('auth/login', { method: 'POST', body: { username: email, password, audience: AUDIENCE } });
 
 // One admin sign-in per test file: failed and successful sign-ins share a rate limit per address.
 let adminLogin: Promise<LoginResponse> | undefined;
 export const adminSession = () =>
-  (adminLogin ??= loginThroughApi(ADMIN_EMAIL, inject('adminPassword')).then(({ status, body }) => {
+  (adminLogin ??= apiLogin(admin()).then(({ status, body }) => {
     if (status !== 200) throw new Error(`admin sign-in through the API answered ${status}: ${JSON.stringify(body)}`);
     return body;
   }));
@@ -54,7 +23,7 @@ export const adminSession = () =>
 /** A call as the admin; throws unless the answer has the expected status (200 by default, 201 for POST). */
 export const adminApi = async <T = unknown>(path: string, options: { method?: string; body?: unknown; expect?: number } = {}): Promise<T> => {
   const { token } = await adminSession();
-  const answer = await callApi<T>(path, { ...options, token });
+  const answer = await api<T>(path, { ...options, token });
   const wanted = options.expect ?? (options.method === 'POST' ? 201 : options.method === 'DELETE' ? 204 : 200);
   if (answer.status !== wanted) throw new Error(`${options.method ?? 'GET'} ${path} answered ${answer.status}, not ${wanted}: ${JSON.stringify(answer.body)}`);
   return answer.body;
@@ -62,7 +31,7 @@ export const adminApi = async <T = unknown>(path: string, options: { method?: st
 
 /** The admin's answer without checking its status, for tests about refusals. */
 export const adminApiAnswer = async <T = unknown>(path: string, options: { method?: string; body?: unknown } = {}) =>
-  callApi<T>(path, { ...options, token: (await adminSession()).token });
+  api<T>(path, { ...options, token: (await adminSession()).token });
 
 /** expect.poll waits 1 s by default; the pages here may need longer on a busy machine. */
 export const POLL = { timeout: 15_000 } as const;
@@ -127,7 +96,7 @@ export const browserPerFile = () => {
             sessionStorage.setItem('e2e-signed-in', '1');
             localStorage.setItem(key, value);
           },
-          { key: AUTH_STORAGE_KEY, value: stored },
+          { key: AUTH_KEY, value: stored },
         );
       }
       return page;

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Page as ListPage, User } from '../../src/shared/types';
-import { PHONE } from './browser';
+import { PHONE, apiLogin } from './browser';
 import {
   adminApi,
   adminApiAnswer,
@@ -13,7 +13,6 @@ import {
   expectText,
   heading,
   POLL,
-  loginThroughApi,
   screenshot,
   tableLoaded,
   tableRows,
@@ -92,7 +91,7 @@ describe('users page', () => {
     const stored = await adminApi<User>(`users/${created.id}`);
     expect(stored).toMatchObject({ firstName: `Cara${tag}`, surname: 'Created', email: `created-${tag}@example.com`, isActive: true });
     // The new account signs in with the password typed into the form.
-    expect((await loginThroughApi(`created-${tag}@example.com`, `pw-${tag}-secret`)).status).toBe(200);
+    expect((await apiLogin({ email: `created-${tag}@example.com`, password: `pw-${tag}-secret` })).status).toBe(200);
   });
 
   it('opens the edit form by address, and saving a new surname shows and stores it', async () => {
@@ -131,7 +130,7 @@ describe('users page', () => {
     await panel.getByRole('button', { name: 'Activate' }).waitFor();
 
     expect((await adminApi<User>(`users/${user.id}`)).isActive).toBe(false);
-    expect((await loginThroughApi(user.email, user.password)).status).toBe(401);
+    expect((await apiLogin(user)).status).toBe(401);
   });
 
   it("shows 'Required' under every empty field when an empty create form is submitted, and sends nothing", async () => {
