@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Miniflare } from 'miniflare';
 import { waitUntilUp } from '../serve';
-import { startWorkerd } from './workerd';
+import { builtConfig, startWorkerd } from './workerd';
 import type { BenchRow } from './stats';
 
 const CONNECTIONS = 10;
@@ -35,7 +35,7 @@ export const benchPassthrough = async (): Promise<BenchRow[]> => {
   const upstream = spawn(process.execPath, ['-e', UPSTREAM_SOURCE], { stdio: 'ignore' });
   const stateDir = mkdtempSync(path.join(tmpdir(), 'bench-passthrough-'));
   const app = await startWorkerd({ port: APP_PORT, stateDir, upstream: `http://127.0.0.1:${UPSTREAM_PORT}` });
-  const floorWorker = new Miniflare({ modules: true, script: FLOOR_SCRIPT, compatibilityDate: '2026-05-01', host: '127.0.0.1', port: FLOOR_PORT, logRequests: false });
+  const floorWorker = new Miniflare({ modules: true, script: FLOOR_SCRIPT, compatibilityDate: builtConfig().compatibility_date, host: '127.0.0.1', port: FLOOR_PORT, logRequests: false });
   try {
     await floorWorker.ready;
     const direct = `http://127.0.0.1:${UPSTREAM_PORT}/v1/ping`;

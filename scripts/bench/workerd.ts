@@ -6,8 +6,12 @@ import { Miniflare } from 'miniflare';
  * request logging, which add about 15 ms a request locally and would hide what the app costs.
  * API only: the bench's HTTP figures never ask for a page.
  */
+/** The built Worker's wrangler config (compatibility date and vars). */
+export const builtConfig = () =>
+  JSON.parse(readFileSync('dist/staff_app/wrangler.json', 'utf8')) as { compatibility_date: string; vars: Record<string, string> };
+
 export const startWorkerd = async ({ port, stateDir, upstream = '' }: { port: number; stateDir: string; upstream?: string }) => {
-  const config = JSON.parse(readFileSync('dist/staff_app/wrangler.json', 'utf8')) as { compatibility_date: string; vars: Record<string, string> };
+  const config = builtConfig();
   const secret = /JWT_SECRET="?([^"\n]+)"?/.exec(readFileSync('.dev.vars', 'utf8'))?.[1] ?? 'bench-secret';
   const mf = new Miniflare({
     modules: true,
