@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { adminToken } from './bench/provider';
 import { withLocalEnv } from './local-env';
+import { ensureDevVars } from './dev-vars';
 import { bin, run } from './run';
+import { serveBuilt } from './serve';
 import { seed } from './seed';
-import { startWorkerd } from './bench/workerd';
 
 // `npm run load`: 32 concurrent writers create tickets and log time for 30 s against the app
 // in workerd; afterwards the stored rows must equal the accepted writes exactly.
@@ -17,11 +18,12 @@ const tag = `load-${Date.now()}`;
 
 const stateDir = mkdtempSync(path.join(tmpdir(), 'staff-app-load-'));
 process.env.LOCAL_STATE_DIR = stateDir;
+// The build copies .dev.vars (the JWT secret) next to the built Worker.
+ensureDevVars();
 await run(bin('vite'), ['build', '--logLevel', 'warn']);
 await run(bin('wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', stateDir]);
 await withLocalEnv(seed);
-// Miniflare rather than `wrangler dev`, which restarts the Worker whenever dist/ changes.
-const app = await startWorkerd({ port: PORT, stateDir });
+const app = await serveBuilt({ port: PORT, stateDir, quiet: true, pages: false });
 const token = await adminToken(base);
 
 const accepted = { tickets: 0, timeEntries: 0 };

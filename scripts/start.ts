@@ -15,12 +15,13 @@ const url = `http://localhost:${port}`;
 await prepareLocal();
 await run(bin('vite'), ['build', '--logLevel', 'warn']);
 
-// Same process group as this script: Ctrl+C, or a test killing the group, stops workerd too.
-const server = serveBuilt({ port, stateDir: localStateDir(), upstream });
-const stop = () => server.kill('SIGTERM');
+const server = await serveBuilt({ port, stateDir: localStateDir(), upstream });
+const stop = async () => {
+  await server.dispose();
+  process.exit(0);
+};
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
-server.on('exit', (code) => process.exit(code ?? 0));
 
 try {
   await waitUntilUp(`${url}/login/`);
@@ -32,6 +33,6 @@ try {
 `);
 } catch (error) {
   console.error((error as Error).message);
-  stop();
+  await server.dispose();
   process.exit(1);
 }

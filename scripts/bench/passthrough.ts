@@ -1,11 +1,10 @@
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Miniflare } from 'miniflare';
-import { waitUntilUp } from '../serve';
-import { builtConfig, startWorkerd } from './workerd';
+import { BUILT_CONFIG, serveBuilt, waitUntilUp } from '../serve';
 import type { BenchRow } from './stats';
 
 const CONNECTIONS = 10;
@@ -34,8 +33,9 @@ const load = (url: string, duration = SECONDS) =>
 export const benchPassthrough = async (): Promise<BenchRow[]> => {
   const upstream = spawn(process.execPath, ['-e', UPSTREAM_SOURCE], { stdio: 'ignore' });
   const stateDir = mkdtempSync(path.join(tmpdir(), 'bench-passthrough-'));
-  const app = await startWorkerd({ port: APP_PORT, stateDir, upstream: `http://127.0.0.1:${UPSTREAM_PORT}` });
-  const floorWorker = new Miniflare({ modules: true, script: FLOOR_SCRIPT, compatibilityDate: builtConfig().compatibility_date, host: '127.0.0.1', port: FLOOR_PORT, logRequests: false });
+  const app = await serveBuilt({ port: APP_PORT, stateDir, upstream: `http://127.0.0.1:${UPSTREAM_PORT}`, quiet: true, pages: false });
+  const { compatibility_date: compatibilityDate } = JSON.parse(readFileSync(BUILT_CONFIG, 'utf8')) as { compatibility_date: string };
+  const floorWorker = new Miniflare({ modules: true, script: FLOOR_SCRIPT, compatibilityDate, host: '127.0.0.1', port: FLOOR_PORT, logRequests: false });
   try {
     await floorWorker.ready;
     const direct = `http://127.0.0.1:${UPSTREAM_PORT}/v1/ping`;

@@ -4,7 +4,6 @@ import { withLocalEnv } from '../local-env';
 import { bin, run } from '../run';
 import { DEMO_ADMIN_EMAIL, demoAdminPassword, seed } from '../seed';
 import { serveBuilt, waitUntilUp } from '../serve';
-import { startWorkerd } from './workerd';
 import { percentile, timeEach, type BenchRow } from './stats';
 
 // Kept between runs (git-ignored): filling 1,000,000 time entries takes about a minute.
@@ -28,7 +27,7 @@ export const prepareScaleData = async () => {
 
 /** The app with pages, as `npm start` serves it, on the scale database, for the browser figures. */
 export const serveScaleApp = async () => {
-  const app = serveBuilt({ port: PORT, stateDir: SCALE_STATE_DIR, quiet: true });
+  const app = await serveBuilt({ port: PORT, stateDir: SCALE_STATE_DIR, quiet: true });
   await waitUntilUp(`${SCALE_URL}/login/`);
   return app;
 };
@@ -55,7 +54,7 @@ const monthRange = (offset: number) => {
 
 /** Provider response times at 100,000 tickets and 1,000,000 time entries, over HTTP on loopback. */
 export const benchProvider = async (): Promise<BenchRow[]> => {
-  const workerd = await startWorkerd({ port: API_PORT, stateDir: SCALE_STATE_DIR });
+  const workerd = await serveBuilt({ port: API_PORT, stateDir: SCALE_STATE_DIR, quiet: true, pages: false });
   try {
     return await measureProvider();
   } finally {

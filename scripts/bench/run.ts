@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { ensureDevVars } from '../dev-vars';
 import { bin, run } from '../run';
 import { benchLighthouse, benchLoginToDashboard } from './browser';
 import { measureBundle } from './bundle-size';
@@ -33,6 +34,8 @@ const section = async (key: (typeof SECTIONS)[number], name: string, work: () =>
   }
 };
 
+// The build copies .dev.vars (the JWT secret) next to the built Worker.
+ensureDevVars();
 await run(bin('vite'), ['build', '--logLevel', 'warn']);
 await section('sizes', 'bundle sizes', async () =>
   measureBundle().map((f) => ({
@@ -55,7 +58,7 @@ if (wanted('provider') || wanted('browser') || wanted('lighthouse')) {
       await section('browser', 'browser', () => benchLoginToDashboard(SCALE_URL));
       await section('lighthouse', 'lighthouse', () => benchLighthouse(SCALE_URL));
     } finally {
-      app.kill('SIGTERM');
+      await app.dispose();
     }
   }
 }

@@ -53,11 +53,11 @@ const retrying = new WeakSet<Page>();
 
 /**
  * Makes page.goto load once more when the first load stalls on nothing but the bundle's static
- * files. Under `wrangler dev` (what `npm start` and these tests serve the app with), on a busy
- * two-core machine, about one page load in forty got no answer to one or two /assets/ files for
- * 30 s, while the next load got them at once; 3,600 asset requests from Node at the same
- * concurrency never stalled, so the stall sits between Chromium and wrangler's local server, not
- * in the app. A second stall, or a stall on anything else, still fails; every retry is logged.
+ * files. When these tests served the app through `wrangler dev`, on a busy two-core machine, about
+ * one page load in forty got no answer to one or two /assets/ files for 30 s, while the next load
+ * got them at once; 3,600 asset requests from Node at the same concurrency never stalled. The app
+ * is now served by Miniflare without wrangler's proxy and no stall has been seen since; the retry
+ * stays as a logged guard. A second stall, or a stall on anything else, still fails.
  */
 const retryStalledLoads = (page: Page) => {
   if (retrying.has(page)) return;
