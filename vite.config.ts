@@ -2,7 +2,7 @@ import { cloudflare } from '@cloudflare/vite-plugin';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-// recharts and its dependencies: large, and used only by the reports and the dashboard.
+// recharts and its dependencies: large, and used only by the report pages.
 const CHART_LIBRARY =
   /node_modules[\\/](recharts|@mantine[\\/]charts|d3-|victory-vendor|es-toolkit|decimal\.js|@reduxjs|redux|immer|reselect|eventemitter3|tiny-invariant)/;
 

@@ -20,9 +20,12 @@ import '@mantine/core/styles/Code.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { prefetchRouteData } from './app/preload';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
+// A signed-in visit starts on its page's data now, not after the page's code has arrived.
+prefetchRouteData(window.location.pathname);
 createRoot(root).render(
   <StrictMode>
     <App />

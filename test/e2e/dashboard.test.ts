@@ -1,6 +1,7 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { DashboardSummary } from '../../src/shared/types';
-import { PHONE } from './browser';
+import { PHONE, signInAsAdmin } from './browser';
 import {
   POLL,
   adminApi,
@@ -56,15 +57,48 @@ describe('dashboard', () => {
     await page.goto('/dashboard/');
     await heading(page, 'Dashboard');
     const chart = page.getByTestId('dashboard-chart');
-    await chart.locator('svg.recharts-surface').first().waitFor();
-    const curves = chart.locator('.recharts-area-curve');
-    await expect.poll(() => curves.evaluateAll((paths) => paths.map((path) => path.getAttribute('name'))), POLL).toEqual(['opened', 'resolved']);
-    // The curves are drawn, not empty paths.
-    for (const d of await curves.evaluateAll((paths) => paths.map((path) => path.getAttribute('d') ?? ''))) expect(d.length).toBeGreaterThan(20);
-    // One x-axis point per day of the series, labelled MM-DD.
+    const lines = chart.locator('path[data-series]');
+    await expect.poll(() => lines.evaluateAll((paths) => paths.map((path) => path.getAttribute('data-series'))), POLL).toEqual(['opened', 'resolved']);
+    // One point per day of the series: a line through n points has n - 1 segments.
+    for (const d of await lines.evaluateAll((paths) => paths.map((path) => path.getAttribute('d') ?? ''))) {
+      expect(d.split('L')).toHaveLength(summary.openedVsResolved.length);
+    }
+    // The latest day is always labelled, MM-DD.
     const lastDay = summary.openedVsResolved.at(-1)?.day.slice(5);
     expect(lastDay).toMatch(/^\d{2}-\d{2}$/);
-    await chart.locator('.recharts-cartesian-axis-tick-value', { hasText: lastDay ?? 'none' }).first().waitFor();
+    expect(await chart.locator('text[data-axis-label]').last().textContent()).toBe(lastDay);
+    // The figures are in the chart's text alternative, and pointing at the last day shows its values.
+    const opened = summary.openedVsResolved.reduce((sum, day) => sum + day.opened, 0);
+    expect(await chart.getByRole('img').getAttribute('aria-label')).toContain(`${opened} tickets opened`);
+    const plot = await chart.locator('svg').boundingBox();
+    if (!plot) throw new Error('the chart has no size');
+    await page.mouse.move(plot.x + plot.width - 14, plot.y + plot.height / 2);
+    const last = summary.openedVsResolved.at(-1);
+    await expectText(page.getByTestId('dashboard-chart-tooltip'), `${last?.day}Opened: ${last?.opened}Resolved: ${last?.resolved}`);
+  });
+
+  it('asks for its figures once per visit, and on opening its address before its own code has arrived', async () => {
+    const visit = async (go: (page: Page) => Promise<unknown>, signedIn: boolean) => {
+      const page = await chrome.open(undefined, { signedIn });
+      const events: string[] = [];
+      const isCode = (url: string) => /\/assets\/DashboardPage-[\w-]+\.js$/.test(new URL(url).pathname);
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/api/v1/dashboard/summary') events.push('summary asked');
+      });
+      page.on('requestfinished', (request) => {
+        if (isCode(request.url())) events.push('code arrived');
+      });
+      await go(page);
+      await heading(page, 'Dashboard');
+      await stat(page, 'stat-open-tickets').filter({ hasText: /\d/ }).waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(events.filter((event) => event === 'summary asked')).toHaveLength(1);
+      return events;
+    };
+    const opened = await visit((page) => page.goto('/dashboard/'), true);
+    expect(opened.indexOf('summary asked')).toBeLessThan(opened.indexOf('code arrived'));
+    // Signing in fetches the code while the password is checked; the data follows the token.
+    await visit((page) => signInAsAdmin(page), false);
   });
 
   it('a recent ticket link leads to /tickets/?id=… with that ticket open', async () => {
@@ -89,7 +123,7 @@ describe('dashboard', () => {
     const page = await chrome.open(PHONE);
     await page.goto('/dashboard/');
     await heading(page, 'Dashboard');
-    await page.getByTestId('dashboard-chart').locator('svg').first().waitFor();
+    await page.getByTestId('dashboard-chart').locator('path[data-series]').first().waitFor();
     await screenshot(page, 'dashboard-phone');
     await page.getByRole('link', { name: `#${recentTickets[0]?.id} ` }).first().click();
     await heading(page, 'Tickets');

@@ -2,7 +2,7 @@ import { Button, Center, Paper, Stack, Text, Title } from '@mantine/core';
 import { Field, Form } from 'react-final-form';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { APP_AUDIENCE } from '../../../shared/constants';
-import { preloadRoute } from '../../app/preload';
+import { prefetchRouteData, preloadRoute } from '../../app/preload';
 import { loginSchema, type LoginPayload } from '../../../shared/schemas/auth';
 import { ApiError } from '../../lib/api';
 import { signIn } from '../../lib/auth-store';
@@ -24,6 +24,7 @@ export function LoginPage() {
     preloadRoute(destination, { withShell: true });
     try {
       signIn(await login(values));
+      prefetchRouteData(destination);
       navigate(destination, { replace: true });
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {

@@ -1,5 +1,4 @@
 import { Alert, Anchor, Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../../lib/auth-store';
 import { formatCents, formatDate, formatMinutes } from '../../lib/format';
@@ -7,13 +6,8 @@ import { PageTitle } from '../../lib/ui/PageTitle';
 import { StatCard } from '../../lib/ui/StatCard';
 import { STATUS_COLORS, STATUS_LABELS } from '../tickets/labels';
 import { useDashboard } from './api';
+import { OpenedVsResolvedChart } from './OpenedVsResolvedChart';
 
-// The chart library is the largest code on this page: the figures and recent tickets paint
-// without waiting for it, and the chart fills its place when it arrives.
-const OpenedVsResolvedChart = lazy(() =>
-  import('./OpenedVsResolvedChart').then((module) => ({ default: module.OpenedVsResolvedChart })),
-);
-const chartPlaceholder = <Skeleton height={240} />;
 
 export function DashboardPage() {
   const { user } = useAuth();
@@ -41,13 +35,7 @@ export function DashboardPage() {
           <Title order={2} size="h4" mb="sm">
             Opened vs resolved, last 30 days
           </Title>
-          {data ? (
-            <Suspense fallback={chartPlaceholder}>
-              <OpenedVsResolvedChart days={data.openedVsResolved} />
-            </Suspense>
-          ) : (
-            chartPlaceholder
-          )}
+          {data ? <OpenedVsResolvedChart days={data.openedVsResolved} /> : <Skeleton height={264} />}
         </Paper>
         <Paper withBorder p="md">
           <Title order={2} size="h4" mb="sm">

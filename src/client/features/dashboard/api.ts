@@ -1,4 +1,6 @@
 import type { DashboardSummary } from '../../../shared/types';
 import { useApi } from '../../lib/use-api';
 
-export const useDashboard = () => useApi<DashboardSummary>('dashboard/summary');
+export const DASHBOARD_SUMMARY = 'dashboard/summary';
+
+export const useDashboard = () => useApi<DashboardSummary>(DASHBOARD_SUMMARY);
