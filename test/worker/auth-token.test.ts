@@ -75,6 +75,32 @@ describe('refused with 401 JSON', () => {
     await expectError(await listUsers(`Bearer ${await tokenFor(String(user.id))}`), 401);
   });
 
+  // Reads run alongside the account check: whatever the read would have answered, the 401 wins
+  // and none of the data goes out.
+  it.each([
+    ['a list', 'tickets?pageSize=5'],
+    ['a record', 'users/1'],
+    ['a record that does not exist', 'tickets/999999'],
+    ['a bad query', 'tickets?sort=nonsense'],
+    ['the dashboard', 'dashboard/summary'],
+  ])('a deactivated user reading %s', async (_, path) => {
+    const user = await createUser({ isActive: false });
+    const body = await expectError(await api(path, { token: await tokenFor(String(user.id)) }), 401);
+    expect(Object.keys(body)).toEqual(['message']);
+  });
+
+  it('a deactivated user writing: nothing is stored', async () => {
+    const [active, deactivated] = [await createUser(), await createUser({ isActive: false })];
+    const title = `written by ${deactivated.id}`;
+    const post = async (userId: number) =>
+      api('tickets', { method: 'POST', token: await tokenFor(String(userId)), json: { title, description: 'x', priority: 'low' } });
+    await expectError(await post(deactivated.id), 401);
+    // The control: the same call from an active account is stored.
+    expect((await post(active.id)).status).toBe(201);
+    const stored = await env.DB.prepare('SELECT reporter_id FROM tickets WHERE title = ?1').bind(title).all<{ reporter_id: number }>();
+    expect(stored.results).toEqual([{ reporter_id: active.id }]);
+  });
+
   it.each(['999999', '0', '-1', '1.5', 'abc'])('a token for user id “%s”, which does not exist', async (sub) => {
     await expectError(await listUsers(`Bearer ${await tokenFor(sub)}`), 401);
   });

@@ -46,7 +46,8 @@ describe('tickets', () => {
   });
 
   it('filters by every filter, searches, sorts and pages', async () => {
-    const tag = crypto.randomUUID().slice(0, 8);
+    // Letters first: a search of digits alone is read as a ticket number.
+    const tag = `tag${crypto.randomUUID().slice(0, 8)}`;
     const low = await create({ title: `${tag} low`, priority: 'low', companyId });
     const high = await create({ title: `${tag} high`, priority: 'high', categoryId, assigneeId: other.id });
     const done = await create({ title: `${tag} done`, priority: 'normal', status: 'resolved' });

@@ -12,4 +12,4 @@ export const reportRoutes = new Hono<ProviderEnv>()
 
 export const dashboardRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
-  .get('/summary', async (c) => c.json(await dashboardSummary(c.env.DB, c.get('user').id)));
+  .get('/summary', async (c) => c.json(await dashboardSummary(c.env.DB, c.get('userId'))));

@@ -18,7 +18,7 @@ const existingTicketId = async (c: Context<ProviderEnv>) => {
 export const ticketRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
   .get('/', async (c) => c.json(await listTickets(c.env.DB, await readQuery(c, ticketListQuerySchema))))
-  .post('/', async (c) => c.json(await insertTicket(c.env.DB, await readBody(c, createTicketSchema), c.get('user').id), 201))
+  .post('/', async (c) => c.json(await insertTicket(c.env.DB, await readBody(c, createTicketSchema), c.get('userId')), 201))
   .get('/:id', async (c) => c.json(foundOr404(await findTicket(c.env.DB, readId(c)), NOUN)))
   .patch('/:id', async (c) => {
     const id = readId(c);
@@ -27,10 +27,10 @@ export const ticketRoutes = new Hono<ProviderEnv>()
   .get('/:id/comments', async (c) => c.json({ items: await listComments(c.env.DB, await existingTicketId(c)) }))
   .post('/:id/comments', async (c) => {
     const id = await existingTicketId(c);
-    return c.json(await insertComment(c.env.DB, id, c.get('user').id, await readBody(c, commentSchema)), 201);
+    return c.json(await insertComment(c.env.DB, id, c.get('userId'), await readBody(c, commentSchema)), 201);
   })
   .get('/:id/time-entries', async (c) => c.json({ items: await listTimeEntries(c.env.DB, await existingTicketId(c)) }))
   .post('/:id/time-entries', async (c) => {
     const id = await existingTicketId(c);
-    return c.json(await insertTimeEntry(c.env.DB, id, c.get('user').id, await readBody(c, timeEntrySchema)), 201);
+    return c.json(await insertTimeEntry(c.env.DB, id, c.get('userId'), await readBody(c, timeEntrySchema)), 201);
   });

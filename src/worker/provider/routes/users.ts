@@ -19,19 +19,19 @@ export const userRoutes = new Hono<ProviderEnv>()
   })
   .patch('/', async (c) => {
     const { id, ...changes } = await readBody(c, updateUserSchema);
-    if (id === c.get('user').id && changes.isActive === false) {
+    if (id === c.get('userId') && changes.isActive === false) {
       throw badRequest('You cannot deactivate your own account');
     }
     return c.json(foundOr404(await updateUser(c.env.DB, id, changes), NOUN));
   })
   .patch('/profile', async (c) => {
     const { id, ...profile } = await readBody(c, profileSchema);
-    assertSelf(c.get('user'), id);
+    assertSelf(c.get('userId'), id);
     return c.json(foundOr404(await updateUser(c.env.DB, id, profile), NOUN));
   })
   .patch('/change-password', async (c) => {
     const { id, newPassword } = await readBody(c, changePasswordSchema);
-    assertSelf(c.get('user'), id);
+    assertSelf(c.get('userId'), id);
     await updatePasswordHash(c.env.DB, id, await hashPassword(newPassword));
     return c.json({ message: 'Password changed' });
   })
