@@ -1,9 +1,10 @@
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Miniflare } from 'miniflare';
+import { bin } from '../run';
 import { BUILT_CONFIG, serveBuilt, waitUntilUp } from '../serve';
 import type { BenchRow } from './stats';
 
@@ -12,6 +13,7 @@ const UPSTREAM_PORT = 9711;
 const APP_PORT = 9712;
 const ANSWERS_PORT = 9717;
 const FORWARDS_PORT = 9718;
+const RAW_ANSWERS_PORT = 9719;
 const BODY = '{"ok":true,"items":[1,2,3]}';
 
 // The upstream runs in its own process so the load generator does not share its event loop.
@@ -24,6 +26,24 @@ const UPSTREAM_SOURCE = `require('node:http').createServer((req, res) => {
 // machine: one only answers; one only forwards to the upstream and returns what it gets.
 const ANSWERS = `export default { fetch() { return new Response('${BODY}', { headers: { 'content-type': 'application/json' } }); } };`;
 const FORWARDS = `export default { fetch(request) { return fetch('http://127.0.0.1:${UPSTREAM_PORT}/v1/ping', { headers: request.headers }); } };`;
+
+/**
+ * The answering Worker in workerd alone, from a hand-written config: Miniflare, which `npm start`
+ * and the rows above use, puts its own entry Worker in front of every request.
+ */
+const startRawWorkerd = (dir: string, compatibilityDate: string) => {
+  writeFileSync(path.join(dir, 'worker.js'), ANSWERS);
+  writeFileSync(
+    path.join(dir, 'config.capnp'),
+    `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [(name = "main", worker = (modules = [(name = "worker.js", esModule = embed "worker.js")], compatibilityDate = "${compatibilityDate}"))],
+  sockets = [(name = "http", address = "127.0.0.1:${RAW_ANSWERS_PORT}", http = (), service = "main")]
+);
+`,
+  );
+  return spawn(path.resolve(bin('workerd')), ['serve', path.join(dir, 'config.capnp')], { stdio: 'ignore' });
+};
 
 const load = (url: string, connections: number, duration = SECONDS) =>
   autocannon({ url, connections, duration, headers: { authorization: 'Bearer bench' } });
@@ -47,13 +67,16 @@ export const benchPassthrough = async (): Promise<BenchRow[]> => {
   const floor = (script: string, port: number) => new Miniflare({ modules: true, script, compatibilityDate, host: '127.0.0.1', port, logRequests: false });
   const answers = floor(ANSWERS, ANSWERS_PORT);
   const forwards = floor(FORWARDS, FORWARDS_PORT);
+  const raw = startRawWorkerd(stateDir, compatibilityDate);
   try {
     await Promise.all([answers.ready, forwards.ready]);
     const direct = `http://127.0.0.1:${UPSTREAM_PORT}/v1/ping`;
     const through = `http://127.0.0.1:${APP_PORT}/api/v1/ping`;
     await waitUntilUp(direct);
     await waitUntilUp(through);
-    for (const url of [direct, through, `http://127.0.0.1:${ANSWERS_PORT}/`, `http://127.0.0.1:${FORWARDS_PORT}/`]) await load(url, 10, 2);
+    const rawAnswers = `http://127.0.0.1:${RAW_ANSWERS_PORT}/`;
+    await waitUntilUp(rawAnswers);
+    for (const url of [direct, through, `http://127.0.0.1:${ANSWERS_PORT}/`, `http://127.0.0.1:${FORWARDS_PORT}/`, rawAnswers]) await load(url, 10, 2);
 
     const directOne = await load(direct, 1);
     const throughOne = await load(through, 1);
@@ -61,6 +84,7 @@ export const benchPassthrough = async (): Promise<BenchRow[]> => {
     const throughTen = await load(through, 10);
     const answersTen = await load(`http://127.0.0.1:${ANSWERS_PORT}/`, 10);
     const forwardsTen = await load(`http://127.0.0.1:${FORWARDS_PORT}/`, 10);
+    const rawAnswersTen = await load(rawAnswers, 10);
     const errors = failures(directOne, throughOne, directTen, throughTen);
     const p50Added = throughOne.latency.p50 - directOne.latency.p50;
     const ratio = throughTen.requests.average / directTen.requests.average;
@@ -110,10 +134,19 @@ export const benchPassthrough = async (): Promise<BenchRow[]> => {
         value: forwardsTen.requests.average / directTen.requests.average,
         detail: 'fetch to the upstream and return it: the least any passthrough in this runtime can cost',
       },
+      {
+        figure: 'workerd floor without Miniflare: a Worker that only answers, vs direct (10 connections)',
+        measured: share(rawAnswersTen),
+        budget: 'reported',
+        pass: true,
+        value: rawAnswersTen.requests.average / directTen.requests.average,
+        detail: 'workerd from a hand-written config, no entry Worker in front',
+      },
     ];
   } finally {
     await Promise.all([answers.dispose(), forwards.dispose(), app.dispose()]);
     upstream.kill('SIGTERM');
+    raw.kill('SIGTERM');
     rmSync(stateDir, { recursive: true, force: true });
   }
 };
