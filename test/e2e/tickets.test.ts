@@ -70,7 +70,8 @@ describe('tickets page', () => {
     await toast(page, 'success', 'Ticket created').waitFor();
     await page.waitForURL((url) => url.pathname === '/tickets/' && url.searchParams.get('id') === String(created.id));
     await expectText(drawerTitle(page), `#${created.id} ${title}`);
-    expect(await modal(page).count()).toBe(0);
+    // The dialog closes with a short fade; the drawer may open before the fade ends.
+    await expect.poll(() => modal(page).count(), POLL).toBe(0);
     expect(await adminApi<Ticket>(`tickets/${created.id}`)).toMatchObject({
       title,
       description: 'Smoke from tray 2.',
