@@ -75,6 +75,18 @@ describe('dashboard', () => {
     await page.mouse.move(plot.x + plot.width - 14, plot.y + plot.height / 2);
     const last = summary.openedVsResolved.at(-1);
     await expectText(page.getByTestId('dashboard-chart-tooltip'), `${last?.day}Opened: ${last?.opened}Resolved: ${last?.resolved}`);
+    // The keyboard reads the same values: Home, then one step right, then End.
+    const tooltipFor = (day: DashboardSummary['openedVsResolved'][number] | undefined) => `${day?.day}Opened: ${day?.opened}Resolved: ${day?.resolved}`;
+    await page.mouse.move(0, 0);
+    await chart.getByRole('img').focus();
+    await page.keyboard.press('Home');
+    await expectText(page.getByTestId('dashboard-chart-tooltip'), tooltipFor(summary.openedVsResolved[0]));
+    await page.keyboard.press('ArrowRight');
+    await expectText(page.getByTestId('dashboard-chart-tooltip'), tooltipFor(summary.openedVsResolved[1]));
+    await page.keyboard.press('End');
+    await expectText(page.getByTestId('dashboard-chart-tooltip'), tooltipFor(last));
+    await page.keyboard.press('Tab');
+    await expect.poll(() => page.getByTestId('dashboard-chart-tooltip').count(), POLL).toBe(0);
   });
 
   it('asks for its figures once per visit, and on opening its address before its own code has arrived', async () => {

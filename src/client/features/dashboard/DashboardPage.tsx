@@ -47,7 +47,7 @@ export function DashboardPage() {
                 <Anchor component={Link} to={`/tickets/?id=${ticket.id}`} size="sm" lineClamp={1}>
                   #{ticket.id} {ticket.title}
                 </Anchor>
-                <Group gap="xs" wrap="nowrap">
+                <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
                   <Badge variant="light" size="sm" color={STATUS_COLORS[ticket.status]}>
                     {STATUS_LABELS[ticket.status]}
                   </Badge>

@@ -1,7 +1,8 @@
 import { Box, ColorSwatch, Group, Paper, Text } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
-import { useState, type PointerEvent } from 'react';
+import { useState, type KeyboardEvent, type PointerEvent } from 'react';
 import type { DashboardSummary } from '../../../shared/types';
+import classes from './opened-vs-resolved-chart.module.css';
 import { countTicks, labelledIndexes, nearestIndex, seriesPaths, xOf, yOf, type PlotBox } from './trend-geometry';
 
 type Day = DashboardSummary['openedVsResolved'][number];
@@ -32,11 +33,31 @@ export function OpenedVsResolvedChart({ days }: { days: Day[] }) {
   const activeDay = active === null ? undefined : days[active];
   const pointAt = (event: PointerEvent<SVGSVGElement>) =>
     setActive(nearestIndex(event.clientX - event.currentTarget.getBoundingClientRect().left, days.length, box));
-  const summary = `${total(days, 'opened')} tickets opened and ${total(days, 'resolved')} resolved over the last ${days.length} days`;
+  // The keyboard reads the days one by one: arrows step, Home and End jump to the ends.
+  const step = (event: KeyboardEvent<SVGSVGElement>) => {
+    const last = days.length - 1;
+    const next = { ArrowLeft: (active ?? last + 1) - 1, ArrowRight: (active ?? -1) + 1, Home: 0, End: last }[event.key];
+    if (next === undefined || last < 0) return;
+    event.preventDefault();
+    setActive(Math.min(last, Math.max(0, next)));
+  };
+  const summary = `${total(days, 'opened')} tickets opened and ${total(days, 'resolved')} resolved over the last ${days.length} days. Arrow keys read each day.`;
 
   return (
     <Box ref={ref} pos="relative" data-testid="dashboard-chart">
-      <Box component="svg" width="100%" height={HEIGHT} role="img" aria-label={summary} display="block" onPointerMove={pointAt} onPointerLeave={() => setActive(null)}>
+      <svg
+        className={classes.plot}
+        width="100%"
+        height={HEIGHT}
+        role="img"
+        aria-label={summary}
+        tabIndex={0}
+        onPointerDown={pointAt}
+        onPointerMove={pointAt}
+        onPointerLeave={() => setActive(null)}
+        onKeyDown={step}
+        onBlur={() => setActive(null)}
+      >
         {width > 0 ? (
           <>
             {ticks.map((tick) => (
@@ -71,7 +92,7 @@ export function OpenedVsResolvedChart({ days }: { days: Day[] }) {
             ) : null}
           </>
         ) : null}
-      </Box>
+      </svg>
       {active !== null && activeDay ? (
         <Paper
           withBorder
@@ -82,6 +103,7 @@ export function OpenedVsResolvedChart({ days }: { days: Day[] }) {
           left={Math.min(xOf(active, days.length, box) + 8, Math.max(width - 130, 0))}
           style={{ pointerEvents: 'none' }}
           data-testid="dashboard-chart-tooltip"
+          role="status"
         >
           <Text size="xs" fw={700}>
             {activeDay.day}
