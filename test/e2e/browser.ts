@@ -48,53 +48,13 @@ export const launch = () =>
 
 export const baseUrl = () => inject('baseUrl');
 
-const FIRST_LOAD_TIMEOUT_MS = 12_000;
-const retrying = new WeakSet<Page>();
-
-/**
- * Makes page.goto load once more when the first load stalls on nothing but the bundle's static
- * files. When these tests served the app through `wrangler dev`, on a busy two-core machine, about
- * one page load in forty got no answer to one or two /assets/ files for 30 s, while the next load
- * got them at once; 3,600 asset requests from Node at the same concurrency never stalled. The app
- * is now served by Miniflare without wrangler's proxy and no stall has been seen since; the retry
- * stays as a logged guard. A second stall, or a stall on anything else, still fails.
- */
-const retryStalledLoads = (page: Page) => {
-  if (retrying.has(page)) return;
-  retrying.add(page);
-  const goto = page.goto.bind(page);
-  page.goto = async (url, options) => {
-    const pending = new Set<Request>();
-    const sent = (request: Request) => pending.add(request);
-    const done = (request: Request) => pending.delete(request);
-    page.on('request', sent);
-    page.on('requestfinished', done);
-    page.on('requestfailed', done);
-    try {
-      return await goto(url, { ...options, timeout: options?.timeout ?? FIRST_LOAD_TIMEOUT_MS });
-    } catch (error) {
-      const stuck = [...pending].map((request) => request.url());
-      const onAssets = stuck.length > 0 && stuck.every((address) => new URL(address).pathname.startsWith('/assets/'));
-      if (!(error instanceof Error && error.name === 'TimeoutError' && onAssets)) throw error;
-      console.warn(`goto(${url}) stalled on ${stuck.join(', ')}; loading it once more`);
-      return await goto(url, options);
-    } finally {
-      page.off('request', sent);
-      page.off('requestfinished', done);
-      page.off('requestfailed', done);
-    }
-  };
-};
-
 export const newPage = async (
   browser: Browser,
   viewport: Viewport = DESKTOP,
   options: BrowserContextOptions = {},
 ): Promise<{ context: BrowserContext; page: Page }> => {
   const context = await browser.newContext({ viewport, baseURL: baseUrl(), ...options });
-  context.on('page', retryStalledLoads);
   const page = await context.newPage();
-  retryStalledLoads(page);
   return { context, page };
 };
 
