@@ -64,31 +64,36 @@ export const benchPassthrough = async (): Promise<BenchRow[]> => {
   const stateDir = mkdtempSync(path.join(tmpdir(), 'bench-passthrough-'));
   const app = await serveBuilt({ port: APP_PORT, stateDir, upstream: `http://127.0.0.1:${UPSTREAM_PORT}`, quiet: true, pages: false });
   const { compatibility_date: compatibilityDate } = JSON.parse(readFileSync(BUILT_CONFIG, 'utf8')) as { compatibility_date: string };
-  const floor = (script: string, port: number) => new Miniflare({ modules: true, script, compatibilityDate, host: '127.0.0.1', port, logRequests: false });
-  const answers = floor(ANSWERS, ANSWERS_PORT);
-  const forwards = floor(FORWARDS, FORWARDS_PORT);
+  const floorWorker = (script: string, port: number) => new Miniflare({ modules: true, script, compatibilityDate, host: '127.0.0.1', port, logRequests: false });
+  const answers = floorWorker(ANSWERS, ANSWERS_PORT);
+  const forwards = floorWorker(FORWARDS, FORWARDS_PORT);
   const raw = startRawWorkerd(stateDir, compatibilityDate);
   try {
     await Promise.all([answers.ready, forwards.ready]);
-    const direct = `http://127.0.0.1:${UPSTREAM_PORT}/v1/ping`;
-    const through = `http://127.0.0.1:${APP_PORT}/api/v1/ping`;
-    await waitUntilUp(direct);
-    await waitUntilUp(through);
-    const rawAnswers = `http://127.0.0.1:${RAW_ANSWERS_PORT}/`;
-    await waitUntilUp(rawAnswers);
-    for (const url of [direct, through, `http://127.0.0.1:${ANSWERS_PORT}/`, `http://127.0.0.1:${FORWARDS_PORT}/`, rawAnswers]) await load(url, 10, 2);
+    const url = (port: number, pathname: string) => `http://127.0.0.1:${port}${pathname}`;
+    const direct = url(UPSTREAM_PORT, '/v1/ping');
+    const through = url(APP_PORT, '/api/v1/ping');
+    const floors = { answers: url(ANSWERS_PORT, '/'), forwards: url(FORWARDS_PORT, '/'), rawAnswers: url(RAW_ANSWERS_PORT, '/') };
+    for (const address of [direct, through, floors.rawAnswers]) await waitUntilUp(address);
+    for (const address of [direct, through, ...Object.values(floors)]) await load(address, 10, 2);
 
     const directOne = await load(direct, 1);
     const throughOne = await load(through, 1);
     const directTen = await load(direct, 10);
     const throughTen = await load(through, 10);
-    const answersTen = await load(`http://127.0.0.1:${ANSWERS_PORT}/`, 10);
-    const forwardsTen = await load(`http://127.0.0.1:${FORWARDS_PORT}/`, 10);
-    const rawAnswersTen = await load(rawAnswers, 10);
+    const answersTen = await load(floors.answers, 10);
+    const forwardsTen = await load(floors.forwards, 10);
+    const rawAnswersTen = await load(floors.rawAnswers, 10);
     const errors = failures(directOne, throughOne, directTen, throughTen);
     const p50Added = throughOne.latency.p50 - directOne.latency.p50;
     const ratio = throughTen.requests.average / directTen.requests.average;
-    const share = (r: Result) => `${((r.requests.average / directTen.requests.average) * 100).toFixed(0)}% (${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} ms)`;
+    const reported = (figure: string, measured: string, value: number, detail?: string): BenchRow => ({ figure, measured, budget: 'reported', pass: true, value, detail });
+    const added = (figure: string, base: Result, worker: Result, p: 'p50' | 'p99') =>
+      reported(figure, `${worker.latency[p] - base.latency[p]} ms (${base.latency[p]} → ${worker.latency[p]} ms)`, worker.latency[p] - base.latency[p]);
+    const floor = (figure: string, result: Result, detail?: string) => {
+      const share = result.requests.average / directTen.requests.average;
+      return reported(figure, `${(share * 100).toFixed(0)}% (${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms)`, share, detail);
+    };
     return [
       {
         figure: 'passthrough p50 added latency (1 connection)',
@@ -98,13 +103,7 @@ export const benchPassthrough = async (): Promise<BenchRow[]> => {
         value: p50Added,
         detail: `${SECONDS} s per load, ${errors} errors; autocannon reports whole milliseconds`,
       },
-      {
-        figure: 'passthrough p99 added latency (1 connection)',
-        measured: `${throughOne.latency.p99 - directOne.latency.p99} ms (${directOne.latency.p99} → ${throughOne.latency.p99} ms)`,
-        budget: 'reported',
-        pass: true,
-        value: throughOne.latency.p99 - directOne.latency.p99,
-      },
+      added('passthrough p99 added latency (1 connection)', directOne, throughOne, 'p99'),
       {
         figure: 'passthrough throughput vs direct (10 connections)',
         measured: `${(ratio * 100).toFixed(0)}% (${Math.round(throughTen.requests.average)} / ${Math.round(directTen.requests.average)} req/s)`,
@@ -112,36 +111,18 @@ export const benchPassthrough = async (): Promise<BenchRow[]> => {
         pass: ratio >= 0.5 && errors === 0,
         value: ratio,
       },
-      {
-        figure: 'passthrough p50 added latency (10 connections, runtime saturated)',
-        measured: `${throughTen.latency.p50 - directTen.latency.p50} ms (${directTen.latency.p50} → ${throughTen.latency.p50} ms)`,
-        budget: 'reported',
-        pass: true,
-        value: throughTen.latency.p50 - directTen.latency.p50,
-      },
-      {
-        figure: 'workerd floor: a Worker that only answers, vs direct (10 connections)',
-        measured: share(answersTen),
-        budget: 'reported',
-        pass: true,
-        value: answersTen.requests.average / directTen.requests.average,
-      },
-      {
-        figure: 'workerd floor: a Worker that only forwards, vs direct (10 connections)',
-        measured: share(forwardsTen),
-        budget: 'reported',
-        pass: true,
-        value: forwardsTen.requests.average / directTen.requests.average,
-        detail: 'fetch to the upstream and return it: the least any passthrough in this runtime can cost',
-      },
-      {
-        figure: 'workerd floor without Miniflare: a Worker that only answers, vs direct (10 connections)',
-        measured: share(rawAnswersTen),
-        budget: 'reported',
-        pass: true,
-        value: rawAnswersTen.requests.average / directTen.requests.average,
-        detail: 'workerd from a hand-written config, no entry Worker in front',
-      },
+      added('passthrough p50 added latency (10 connections, runtime saturated)', directTen, throughTen, 'p50'),
+      floor('workerd floor: a Worker that only answers, vs direct (10 connections)', answersTen),
+      floor(
+        'workerd floor: a Worker that only forwards, vs direct (10 connections)',
+        forwardsTen,
+        'fetch to the upstream and return it: the least any passthrough in this runtime can cost',
+      ),
+      floor(
+        'workerd floor without Miniflare: a Worker that only answers, vs direct (10 connections)',
+        rawAnswersTen,
+        'workerd from a hand-written config, no entry Worker in front',
+      ),
     ];
   } finally {
     await Promise.all([answers.dispose(), forwards.dispose(), app.dispose()]);
