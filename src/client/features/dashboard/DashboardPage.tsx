@@ -8,7 +8,6 @@ import { STATUS_COLORS, STATUS_LABELS } from '../tickets/labels';
 import { useDashboard } from './api';
 import { OpenedVsResolvedChart } from './OpenedVsResolvedChart';
 
-
 export function DashboardPage() {
   const { user } = useAuth();
   const { data, error, mutate } = useDashboard();

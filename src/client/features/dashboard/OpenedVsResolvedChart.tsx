@@ -31,6 +31,7 @@ export function OpenedVsResolvedChart({ days }: { days: Day[] }) {
   const top = ticks.at(-1) ?? 1;
   const labelled = labelledIndexes(days.length, box.width, MIN_LABEL_GAP);
   const activeDay = active === null ? undefined : days[active];
+  const activeX = active === null ? 0 : xOf(active, days.length, box);
   const pointAt = (event: PointerEvent<SVGSVGElement>) =>
     setActive(nearestIndex(event.clientX - event.currentTarget.getBoundingClientRect().left, days.length, box));
   // The keyboard reads the days one by one: arrows step, Home and End jump to the ends.
@@ -82,25 +83,25 @@ export function OpenedVsResolvedChart({ days }: { days: Day[] }) {
                 </g>
               );
             })}
-            {active !== null && activeDay ? (
+            {activeDay ? (
               <g>
-                <line x1={xOf(active, days.length, box)} x2={xOf(active, days.length, box)} y1={box.top} y2={box.top + box.height} stroke="var(--mantine-color-dimmed)" />
+                <line x1={activeX} x2={activeX} y1={box.top} y2={box.top + box.height} stroke="var(--mantine-color-dimmed)" />
                 {SERIES.map(({ key, color }) => (
-                  <circle key={key} cx={xOf(active, days.length, box)} cy={yOf(activeDay[key], top, box)} r={4} fill={color} />
+                  <circle key={key} cx={activeX} cy={yOf(activeDay[key], top, box)} r={4} fill={color} />
                 ))}
               </g>
             ) : null}
           </>
         ) : null}
       </svg>
-      {active !== null && activeDay ? (
+      {activeDay ? (
         <Paper
           withBorder
           shadow="sm"
           p={6}
           pos="absolute"
           top={MARGIN.top}
-          left={Math.min(xOf(active, days.length, box) + 8, Math.max(width - 130, 0))}
+          left={Math.min(activeX + 8, Math.max(width - 130, 0))}
           style={{ pointerEvents: 'none' }}
           data-testid="dashboard-chart-tooltip"
           role="status"

@@ -7,6 +7,7 @@ import { forbidden, unauthorized } from './errors';
 export type ProviderEnv = { Bindings: Env; Variables: { userId: number } };
 
 const READS = new Set(['GET', 'HEAD']);
+const invalidToken = () => unauthorized('Invalid or expired token');
 
 /**
  * Accepts only a valid, unexpired token for this audience whose user still exists and is active.
@@ -18,18 +19,18 @@ export const requireAuth: MiddlewareHandler<ProviderEnv> = async (c, next) => {
   const match = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
   if (!match?.[1]) throw unauthorized();
   const userId = await readToken(match[1], { secret: c.env.JWT_SECRET, audience: c.env.APP_AUDIENCE });
-  if (userId === null) throw unauthorized('Invalid or expired token');
+  if (userId === null) throw invalidToken();
   c.set('userId', userId);
   const active = isActiveUser(c.env.DB, userId);
   if (!READS.has(c.req.method)) {
-    if (!(await active)) throw unauthorized('Invalid or expired token');
+    if (!(await active)) throw invalidToken();
     return next();
   }
   // Hono turns a handler's error into its response, and an error thrown here, after the handler
   // has finished, replaces that response.
   const [check] = await Promise.allSettled([active, next()]);
   if (check.status === 'rejected') throw check.reason;
-  if (!check.value) throw unauthorized('Invalid or expired token');
+  if (!check.value) throw invalidToken();
 };
 
 /** Profile and password calls act on the caller's own account only. */
