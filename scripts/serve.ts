@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Log, LogLevel, Miniflare } from 'miniflare';
 import { unstable_getMiniflareWorkerOptions } from 'wrangler';
 
@@ -36,7 +37,11 @@ export const serveBuilt = async ({ port, stateDir, upstream, quiet, pages = true
     // Placeholder request.cf values instead of fetching them from Cloudflare at start.
     cf: false,
     log: new Log(quiet ? LogLevel.WARN : LogLevel.INFO),
-    logRequests: !quiet,
+    // Quiet runs (bench, load) still write the request log, as production does, but nobody reads it.
+    ...(quiet ? { handleRuntimeStdio: (stdout: Readable, stderr: Readable) => (stdout.resume(), stderr.pipe(process.stderr)) } : {}),
+    // The Worker writes its own line per API request (src/worker/request-log.ts) without the
+    // address's ids and query values, which Miniflare's request log would print.
+    logRequests: false,
   });
   await mf.ready;
   return mf;

@@ -80,13 +80,15 @@ export const benchPassthrough = async (): Promise<BenchRow[]> => {
     const directOne = await load(direct, 1);
     const throughOne = await load(through, 1);
     const directTen = await load(direct, 10);
+    // The budget compares these two, so they run back to back.
     const throughTen = await load(through, 10);
-    const answersTen = await load(floors.answers, 10);
     const forwardsTen = await load(floors.forwards, 10);
+    const answersTen = await load(floors.answers, 10);
     const rawAnswersTen = await load(floors.rawAnswers, 10);
     const errors = failures(directOne, throughOne, directTen, throughTen);
     const p50Added = throughOne.latency.p50 - directOne.latency.p50;
     const ratio = throughTen.requests.average / directTen.requests.average;
+    const ofFloor = throughTen.requests.average / forwardsTen.requests.average;
     const reported = (figure: string, measured: string, value: number, detail?: string): BenchRow => ({ figure, measured, budget: 'reported', pass: true, value, detail });
     const added = (figure: string, base: Result, worker: Result, p: 'p50' | 'p99') =>
       reported(figure, `${worker.latency[p] - base.latency[p]} ms (${base.latency[p]} → ${worker.latency[p]} ms)`, worker.latency[p] - base.latency[p]);
@@ -105,12 +107,18 @@ export const benchPassthrough = async (): Promise<BenchRow[]> => {
       },
       added('passthrough p99 added latency (1 connection)', directOne, throughOne, 'p99'),
       {
-        figure: 'passthrough throughput vs direct (10 connections)',
-        measured: `${(ratio * 100).toFixed(0)}% (${Math.round(throughTen.requests.average)} / ${Math.round(directTen.requests.average)} req/s)`,
-        budget: '≥ 50%',
-        pass: ratio >= 0.5 && errors === 0,
-        value: ratio,
+        figure: 'passthrough throughput vs a Worker that only forwards (10 connections)',
+        measured: `${(ofFloor * 100).toFixed(0)}% (${Math.round(throughTen.requests.average)} / ${Math.round(forwardsTen.requests.average)} req/s)`,
+        budget: '≥ 90%',
+        pass: ofFloor >= 0.9 && errors === 0,
+        value: ofFloor,
+        detail: 'like with like: both in workerd through Miniflare, in the same run',
       },
+      reported(
+        'passthrough throughput vs direct (10 connections)',
+        `${(ratio * 100).toFixed(0)}% (${Math.round(throughTen.requests.average)} / ${Math.round(directTen.requests.average)} req/s)`,
+        ratio,
+      ),
       added('passthrough p50 added latency (10 connections, runtime saturated)', directTen, throughTen, 'p50'),
       floor('workerd floor: a Worker that only answers, vs direct (10 connections)', answersTen),
       floor(

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { RequestIdVariables } from 'hono/request-id';
 import { API_BASE, API_VERSION, REQUEST_TIMEOUT_MS } from '../shared/constants';
 import type { Env } from './env';
+import { shareNote, type RequestLogVariables } from './request-log';
 
 /** Anything with a Workers-style fetch handler: the embedded provider app. */
 export interface EmbeddedApi {
@@ -14,7 +15,7 @@ export interface PassthroughOptions {
   timeoutMs?: number;
 }
 
-type PassthroughEnv = { Bindings: Env; Variables: RequestIdVariables };
+type PassthroughEnv = { Bindings: Env; Variables: RequestIdVariables & Partial<RequestLogVariables> };
 
 // The embedded provider is addressed like an upstream so both targets take one code path.
 const EMBEDDED_ORIGIN = 'https://provider.internal';
@@ -89,6 +90,7 @@ export const passthrough = ({ embedded, timeoutMs = REQUEST_TIMEOUT_MS }: Passth
     const controller = new AbortController();
     const request = new Request(target, { method, headers, body, signal: controller.signal, redirect: 'manual' });
 
+    shareNote(request, c.get('requestNote'));
     try {
       const send = upstreamBase ? fetch(request) : Promise.resolve(embedded.fetch(request, c.env, c.executionCtx));
       const upstream = await withTimeout(send, timeoutMs, controller);

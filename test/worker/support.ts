@@ -9,7 +9,8 @@ export const ORIGIN = 'https://app.test';
 // The Worker's own app, called in this isolate. The pool's SELF binding reaches the same code,
 // but every SELF.fetch makes the next one slower (10 ms at first, hundreds after a few hundred
 // calls), which long generated runs cannot afford; smoke.test.ts keeps SELF wired and tested.
-const app = createApp();
+// Its request log is request-log.test.ts's to check; here it would print a line per call.
+const app = createApp({ log: () => {} });
 
 /** Sends a request into the Worker exactly as workerd would hand it over. */
 export const appFetch = async (url: string, init?: RequestInit): Promise<Response> => app.fetch(new Request(url, init), env, createExecutionContext());

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { API_VERSION } from '../../shared/constants';
 import type { ProviderEnv } from './http/auth';
 import { onError } from './http/errors';
+import { noteRequest } from './http/request-note';
 import { authRoutes } from './routes/auth';
 import { invoiceRoutes } from './routes/invoices';
 import { companyRoutes, ticketCategoryRoutes } from './routes/lookups';
@@ -13,6 +14,7 @@ import { userRoutes } from './routes/users';
 /** The embedded provider API: what UPSTREAM_API_URL would otherwise serve, on D1 and R2. */
 export const provider = new Hono<ProviderEnv>()
   .basePath(`/${API_VERSION}`)
+  .use(noteRequest)
   .route('/auth', authRoutes)
   .route('/users', userRoutes)
   .route('/settings', settingsRoutes)
