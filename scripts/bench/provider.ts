@@ -43,6 +43,8 @@ export const adminToken = async (base = SCALE_URL) => {
 };
 
 const STATUSES = ['open', 'in_progress', 'on_hold', 'resolved', 'closed'];
+const SEARCHES = ['router', 'vpn disc', 'printer slow', 'fails sync', '#4242', 'acme', 'sam smi', '2026-09', 'screenshot', 'azure sub'];
+const TWO_WORDS = ['router slow', 'vpn disconnecting', 'printer replacement', 'laptop login', 'tracker sync', 'customer confirm'];
 const SORTS = ['-createdAt', 'priority', '-updatedAt', 'id'];
 
 const monthRange = (offset: number) => {
@@ -80,6 +82,15 @@ const measureProvider = async (): Promise<BenchRow[]> => {
   const timesheet = await timeEach(20, () => get(`reports/timesheet?from=${month.from}&to=${month.to}`));
   const report = await timeEach(20, () => get(`reports/tickets?from=${year.from}&to=${year.to}&groupBy=category`));
 
+  // What people type into the palette and the ticket list's box: common and rare words, a
+  // prefix still being typed, a ticket number, names and a statement period.
+  const palette = (i: number) => `search?q=${encodeURIComponent(SEARCHES[i % SEARCHES.length] as string)}&limit=10`;
+  const wordsList = (i: number) => `tickets?q=${encodeURIComponent(TWO_WORDS[i % TWO_WORDS.length] as string)}&page=1&pageSize=25`;
+  await timeEach(SEARCHES.length * 2, (i) => get(palette(i)));
+  const searches = await timeEach(200, (i) => get(palette(i)));
+  await timeEach(TWO_WORDS.length * 2, (i) => get(wordsList(i)));
+  const wordLists = await timeEach(200, (i) => get(wordsList(i)));
+
   const row = (figure: string, times: number[], budget: number): BenchRow => {
     const p95 = percentile(times, 95);
     return { figure, measured: `${p95.toFixed(1)} ms p95 (p50 ${percentile(times, 50).toFixed(1)} ms)`, budget: `≤ ${budget} ms`, pass: p95 <= budget, value: p95 };
@@ -88,5 +99,7 @@ const measureProvider = async (): Promise<BenchRow[]> => {
     row('ticket list, filter + sort, 100k tickets (200 requests)', tickets, 20),
     row('timesheet month, 1M time entries (20 requests)', timesheet, 150),
     row('ticket report year, 100k tickets and 1M time entries (20 requests)', report, 150),
+    row('GET search, 100k tickets and their comments (200 requests)', searches, 20),
+    row('ticket list with a two-word q, 100k tickets (200 requests)', wordLists, 30),
   ];
 };

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { ensureDevVars } from '../dev-vars';
 import { bin, run } from '../run';
-import { benchLighthouse, benchLoginToDashboard } from './browser';
+import { benchLighthouse, benchLoginToDashboard, benchPalette } from './browser';
 import { measureBundle } from './bundle-size';
 import { benchPassthrough } from './passthrough';
 import { SCALE_URL, benchProvider, prepareScaleData, serveScaleApp } from './provider';
@@ -55,7 +55,7 @@ if (wanted('provider') || wanted('browser') || wanted('lighthouse')) {
   if (wanted('browser') || wanted('lighthouse')) {
     const app = await serveScaleApp();
     try {
-      await section('browser', 'browser', () => benchLoginToDashboard(SCALE_URL));
+      await section('browser', 'browser', async () => [await benchLoginToDashboard(SCALE_URL), await benchPalette(SCALE_URL)]);
       await section('lighthouse', 'lighthouse', () => benchLighthouse(SCALE_URL));
     } finally {
       await app.dispose();

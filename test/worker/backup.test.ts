@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BackupListItem, BackupResult } from '../../src/shared/types';
-import { DATA_TABLES } from '../../src/worker/provider/db/tables';
+import { DATA_TABLES, DERIVED_TABLE_PREFIX } from '../../src/worker/provider/db/tables';
 import { api, attemptLogin, expectError, readJson, signedIn, sleep } from './support';
 
 const KEY = /^backups\/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z\.json$/;
@@ -121,7 +121,7 @@ describe('DATA_TABLES', () => {
     const { results } = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all<{ name: string }>();
     const dataTables = results
       .map(({ name }) => name)
-      .filter((name) => !name.startsWith('sqlite_') && !name.startsWith('_cf_') && name !== 'd1_migrations');
+      .filter((name) => !name.startsWith('sqlite_') && !name.startsWith('_cf_') && name !== 'd1_migrations' && !name.startsWith(DERIVED_TABLE_PREFIX));
     expect([...DATA_TABLES].sort()).toEqual(dataTables.sort());
   });
 });

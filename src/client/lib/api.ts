@@ -18,6 +18,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Login is the one call sent without the token. */
   authenticated?: boolean;
+  /** Ends the call early, e.g. when a newer search replaces it; the 10 s timeout still applies. */
+  signal?: AbortSignal;
 }
 
 const textOf = (value: unknown): string | null => (typeof value === 'string' && value ? value : null);
@@ -50,7 +52,7 @@ const parse = (raw: string): unknown => {
 };
 
 /** One exchange with the API: bearer token, 10 s timeout, no retries, errors mapped per SPEC.md §8. */
-const send = async (path: string, { method = 'GET', body, authenticated = true }: RequestOptions, accept: string) => {
+const send = async (path: string, { method = 'GET', body, authenticated = true, signal }: RequestOptions, accept: string) => {
   const headers: Record<string, string> = { accept };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (authenticated && authState.token) headers.authorization = `Bearer ${authState.token}`;
@@ -61,9 +63,10 @@ const send = async (path: string, { method = 'GET', body, authenticated = true }
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) : AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
   } catch (error) {
+    if (signal?.aborted) throw error;
     const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
     throw new ApiError(0, timedOut ? 'The server did not answer in time' : 'Could not reach the server');
   }

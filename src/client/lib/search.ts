@@ -16,6 +16,12 @@ export const optionalBoolean = (value: string | null): boolean | undefined =>
 
 export const optionalText = (value: string | null): string | undefined => (value ? value : undefined);
 
+/** A list page number: a whole number from 1; anything else reads as the first page. */
+export const optionalPage = (value: string | null): number | undefined => {
+  const page = optionalId(value);
+  return page !== undefined && page <= 1_000_000 ? page : undefined;
+};
+
 export const optionalOneOf = <T extends string>(allowed: readonly T[], value: string | null): T | undefined =>
   allowed.find((candidate) => candidate === value);
 
@@ -26,10 +32,38 @@ type SearchValue = string | number | boolean | undefined;
  * (undefined removes a value), so every record has a shareable link.
  */
 export const useTypedSearch = <T extends Record<string, SearchValue>>(parse: (params: URLSearchParams) => T) => {
+  const [values, write] = useSearchWriter(parse);
+  return [values, write as (changes: Partial<T>, options?: WriteOptions) => void] as const;
+};
+
+/**
+ * A list page's search values (DESIGN.md §7) with the moves a list makes: a filter or sort change
+ * starts again at page 1 as one new history entry; typing in a search box replaces the entry, so
+ * Back does not step through every keystroke.
+ */
+export const useListSearch = <T extends Record<string, SearchValue> & { q?: string; page?: number }>(parse: (params: URLSearchParams) => T) => {
+  const [values, write] = useSearchWriter(parse);
+  const view = useMemo(
+    () => ({
+      update: write as (changes: Partial<T>, options?: WriteOptions) => void,
+      filter: (changes: Partial<T>) => write({ ...changes, page: undefined }),
+      search: (q: string) => write({ q, page: undefined }, { replace: true }),
+      goTo: (page: number) => write({ page: page > 1 ? page : undefined }),
+    }),
+    [write],
+  );
+  return [values, view] as const;
+};
+
+interface WriteOptions {
+  replace?: boolean;
+}
+
+const useSearchWriter = <T extends Record<string, SearchValue>>(parse: (params: URLSearchParams) => T) => {
   const [params, setParams] = useSearchParams();
   const values = useMemo(() => parse(params), [parse, params]);
-  const update = useCallback(
-    (changes: Partial<T>, options: { replace?: boolean } = {}) =>
+  const write = useCallback(
+    (changes: Record<string, SearchValue>, options: WriteOptions = {}) =>
       setParams(
         (current) => {
           const next = new URLSearchParams(current);
@@ -43,7 +77,7 @@ export const useTypedSearch = <T extends Record<string, SearchValue>>(parse: (pa
       ),
     [setParams],
   );
-  return [values, update] as const;
+  return [values, write] as const;
 };
 
 /** Routes whose only search value is an optional record id: `?id=`. */

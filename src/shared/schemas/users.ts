@@ -1,4 +1,5 @@
-import { boolean, object, ref, type InferType } from 'yup';
+import { boolean, object, ref, string, type InferType } from 'yup';
+import { listQuerySchema } from './list';
 import { EMAIL_MAX, NAME_MAX, filledLine, line, password, recordId } from './fields';
 
 const name = () => filledLine(NAME_MAX, 'Required');
@@ -37,3 +38,12 @@ export const updateUserSchema = object({
   isActive: boolean(),
 });
 export type UpdateUserPayload = InferType<typeof updateUserSchema>;
+
+export const USER_STATUSES = ['active', 'inactive'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+/** `GET users`: `q` matches each of its words in a name or the email ("Sam Smith"). */
+export const userListQuerySchema = listQuerySchema.shape({
+  status: string().oneOf(USER_STATUSES, `Must be one of ${USER_STATUSES.join(', ')}`),
+});
+export type UserListQuery = InferType<typeof userListQuerySchema>;

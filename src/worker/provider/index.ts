@@ -7,6 +7,7 @@ import { authRoutes } from './routes/auth';
 import { invoiceRoutes } from './routes/invoices';
 import { companyRoutes, ticketCategoryRoutes } from './routes/lookups';
 import { dashboardRoutes, reportRoutes } from './routes/reports';
+import { searchRoutes } from './routes/search';
 import { settingsRoutes } from './routes/settings';
 import { ticketRoutes } from './routes/tickets';
 import { userRoutes } from './routes/users';
@@ -24,5 +25,6 @@ export const provider = new Hono<ProviderEnv>()
   .route('/invoices', invoiceRoutes)
   .route('/reports', reportRoutes)
   .route('/dashboard', dashboardRoutes)
+  .route('/search', searchRoutes)
   .notFound((c) => c.json({ message: 'Not Found' }, 404))
   .onError(onError);

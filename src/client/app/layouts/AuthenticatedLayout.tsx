@@ -4,6 +4,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { Link, Navigate, Outlet, useLocation } from 'react-router-dom';
 import { SettingsDialog } from '../../features/settings/SettingsDialog';
 import { useAuth } from '../../lib/auth-store';
+import { SearchLauncher } from './SearchLauncher';
 import { SideNav } from './SideNav';
 import { UserMenu } from './UserMenu';
 
@@ -32,7 +33,10 @@ export function AuthenticatedLayout() {
               Staff App
             </Text>
           </Group>
-          <UserMenu />
+          <Group gap="xs" wrap="nowrap">
+            <SearchLauncher />
+            <UserMenu />
+          </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs">

@@ -50,9 +50,9 @@ function LookupForm({ schema, initialValues, fields, submitLabel, onSubmit }: { 
 /** A lookup table's page: searchable list, create, and a panel to view, edit and delete. */
 export function LookupPage<T extends { id: number; name: string; updatedAt: string }>({ config }: { config: LookupConfig<T> }) {
   const { api, noun } = config;
-  const [{ id }, setSearch] = useLookupSearch();
-  const [query, setQuery] = useState({ q: '', page: 1 });
-  const list = api.useList(query);
+  const [{ id, q, page = 1 }, view] = useLookupSearch();
+  const setSearch = view.update;
+  const list = api.useList({ q, page });
   const record = api.useRecord(id);
   const [creating, createModal] = useDisclosure(false);
   const [confirming, confirmModal] = useDisclosure(false);
@@ -101,7 +101,7 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
     <>
       <PageTitle title={config.title} description={config.description} actions={<Button onClick={createModal.open}>New {noun.toLowerCase()}</Button>} />
       <Group mb="md" grow>
-        <SearchField label="Search" placeholder="Name" onSearch={(q) => setQuery({ q, page: 1 })} />
+        <SearchField label="Search" placeholder="Name" value={q} onSearch={view.search} />
       </Group>
       <DataTable
         label={config.title}
@@ -109,12 +109,12 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
         page={list.data}
         error={list.error}
         onRetry={() => list.mutate()}
-        onPageChange={(page) => setQuery((current) => ({ ...current, page }))}
+        onPageChange={view.goTo}
         onOpen={(row) => setSearch({ id: row.id })}
         selectedId={id}
         empty={{
-          title: query.q ? `No ${config.title.toLowerCase()} match this search` : `No ${config.title.toLowerCase()} yet`,
-          action: query.q ? undefined : <Button onClick={createModal.open}>New {noun.toLowerCase()}</Button>,
+          title: q ? `No ${config.title.toLowerCase()} match this search` : `No ${config.title.toLowerCase()} yet`,
+          action: q ? undefined : <Button onClick={createModal.open}>New {noun.toLowerCase()}</Button>,
         }}
       />
       <Modal opened={creating} onClose={createModal.close} title={`New ${noun.toLowerCase()}`}>

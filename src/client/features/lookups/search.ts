@@ -1,4 +1,10 @@
-import { parseIdSearch, useTypedSearch } from '../../lib/search';
+import { optionalId, optionalPage, optionalText, useListSearch } from '../../lib/search';
 
-/** `/lookups/companies/` and `/lookups/ticket-categories/`: `id` opens a record. */
-export const useLookupSearch = () => useTypedSearch(parseIdSearch);
+/** `/lookups/companies/` and `/lookups/ticket-categories/`: `id` opens a record; `q` and `page` are the list's view. */
+export const parseLookupSearch = (params: URLSearchParams) => ({
+  id: optionalId(params.get('id')),
+  q: optionalText(params.get('q'))?.slice(0, 200),
+  page: optionalPage(params.get('page')),
+});
+
+export const useLookupSearch = () => useListSearch(parseLookupSearch);

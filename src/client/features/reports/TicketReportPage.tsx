@@ -1,28 +1,57 @@
 import '@mantine/charts/styles.css';
 import { BarChart, LineChart } from '@mantine/charts';
 import { Alert, Button, Group, Paper, Select, SimpleGrid, Skeleton, Table, Text, TextInput, Title } from '@mantine/core';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { toCsv } from '../../../shared/csv';
-import { TICKET_REPORT_GROUPS, type TicketReportGroup } from '../../../shared/schemas/reports';
+import { TICKET_REPORT_GROUPS, ticketReportQuerySchema, type TicketReportGroup } from '../../../shared/schemas/reports';
 import { saveCsv } from '../../lib/download';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { StatCard } from '../../lib/ui/StatCard';
 import { STATUS_LABELS } from '../tickets/labels';
 import { useTicketReport } from './api';
 import { today } from './ranges';
+import { rangeParts, rangeValue, useTicketReportSearch } from './search';
 
 const GROUP_LABELS: Record<TicketReportGroup, string> = { status: 'Status', category: 'Category', company: 'Company', assignee: 'Assignee' };
 /** A group's name as people read it: statuses by their label, the rest as the API names them. */
 const groupName = (groupBy: TicketReportGroup, label: string) =>
   groupBy === 'status' ? (STATUS_LABELS[label as keyof typeof STATUS_LABELS] ?? label) : label;
+/** The shared report schema's first complaint about a range (the 366-day rule included), if any. */
+const rangeProblem = (range: { from: string; to: string }) => {
+  try {
+    ticketReportQuerySchema.validateSync(range);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+};
 const yearAgo = () => new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
 
 /** Ticket counts by a grouping over a date range, opened against resolved, and time to resolve. */
 export function TicketReportPage() {
-  const [range, setRange] = useState({ from: yearAgo(), to: today() });
+  const [search, setSearch] = useTicketReportSearch();
+  const shown = useMemo(() => {
+    const fromAddress = search.range ? rangeParts(search.range) : null;
+    return fromAddress && !rangeProblem(fromAddress) ? fromAddress : { from: yearAgo(), to: today() };
+  }, [search.range]);
+  // What the date fields hold while someone types; the report follows once it is a valid range.
+  const [draft, setDraft] = useState(shown);
+  const [draftOf, setDraftOf] = useState(shown);
+  if (draftOf !== shown) {
+    // The address moved (Back, a link, a valid edit): the fields show what it now says.
+    setDraftOf(shown);
+    setDraft(shown);
+  }
+  const problem = rangeProblem(draft);
   const [groupBy, setGroupBy] = useState<TicketReportGroup>('status');
-  const valid = /^\d{4}-\d{2}-\d{2}$/.test(range.from) && /^\d{4}-\d{2}-\d{2}$/.test(range.to) && range.from <= range.to;
-  const { data, error, mutate } = useTicketReport(valid ? { ...range, groupBy } : null);
+  const range = shown;
+  const { data, error, mutate } = useTicketReport({ ...range, groupBy });
+
+  const edit = (changes: Partial<typeof draft>) => {
+    const next = { ...draft, ...changes };
+    setDraft(next);
+    if (!rangeProblem(next)) setSearch({ range: rangeValue(next) }, { replace: true });
+  };
 
   const groups = data?.groups.map((g) => ({ ...g, label: groupName(groupBy, g.label) }));
 
@@ -37,11 +66,10 @@ export function TicketReportPage() {
     <>
       <PageTitle title="Ticket report" description={`${range.from} to ${range.to}`} actions={<Button variant="light" onClick={exportCsv} disabled={!data}>Export CSV</Button>} />
       <Group mb="md" align="flex-end" wrap="wrap">
-        <TextInput type="date" label="From" value={range.from} max={range.to} onChange={(e) => setRange((r) => ({ ...r, from: e.currentTarget.value }))} />
-        <TextInput type="date" label="To" value={range.to} min={range.from} onChange={(e) => setRange((r) => ({ ...r, to: e.currentTarget.value }))} />
+        <TextInput type="date" label="From" value={draft.from} max={draft.to} onChange={(e) => edit({ from: e.currentTarget.value })} />
+        <TextInput type="date" label="To" value={draft.to} min={draft.from} onChange={(e) => edit({ to: e.currentTarget.value })} error={problem} />
         <Select label="Group by" data={TICKET_REPORT_GROUPS.map((value) => ({ value, label: GROUP_LABELS[value] }))} value={groupBy} onChange={(value) => value && setGroupBy(value as TicketReportGroup)} allowDeselect={false} />
       </Group>
-      {!valid ? <Alert color="yellow" mb="md">Choose a start date on or before the end date.</Alert> : null}
       {error ? (
         <Alert color="red" title="Could not load the report" mb="md">
           {error.message} <Button size="xs" variant="white" onClick={() => mutate()}>Try again</Button>

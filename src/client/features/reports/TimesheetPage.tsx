@@ -1,7 +1,7 @@
 import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
 import { ActionIcon, Alert, Button, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Table, Text } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { toCsv } from '../../../shared/csv';
 import { saveCsv } from '../../lib/download';
 import { formatMinutes } from '../../lib/format';
@@ -9,14 +9,16 @@ import { PageTitle } from '../../lib/ui/PageTitle';
 import { StatCard } from '../../lib/ui/StatCard';
 import { useTimesheet } from './api';
 import { daysBetween, rangeAround, shiftRange, today, type RangeMode } from './ranges';
+import { useTimesheetSearch } from './search';
 
 const hours = (minutes: number) => (minutes / 60).toFixed(2);
 const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /** Hours per person per day for a week or a month, billable split, with totals, a chart and CSV. */
 export function TimesheetPage() {
-  const [mode, setMode] = useState<RangeMode>('week');
-  const [range, setRange] = useState(() => rangeAround('week', today()));
+  const [{ view: mode = 'week', from }, setSearch] = useTimesheetSearch();
+  const range = useMemo(() => rangeAround(mode, from ?? today()), [mode, from]);
+  const show = (next: { from: string }, view: RangeMode = mode) => setSearch({ view: view === 'week' ? undefined : view, from: next.from });
   const { data, error, mutate } = useTimesheet(range);
   const days = useMemo(() => daysBetween(range.from, range.to), [range]);
   const cell = useMemo(() => new Map((data?.cells ?? []).map((c) => [`${c.userId}:${c.workDate}`, c])), [data]);
@@ -42,9 +44,8 @@ export function TimesheetPage() {
         <SegmentedControl
           value={mode}
           onChange={(value) => {
-            const next = value as RangeMode;
-            setMode(next);
-            setRange(rangeAround(next, range.from));
+            const next = value === 'month' ? 'month' : 'week';
+            show(rangeAround(next, range.from), next);
           }}
           data={[
             { value: 'week', label: 'Week' },
@@ -53,13 +54,13 @@ export function TimesheetPage() {
           aria-label="Range"
         />
         <Group gap={4}>
-          <ActionIcon variant="default" size="lg" aria-label={`Previous ${mode}`} onClick={() => setRange(shiftRange(mode, range.from, -1))}>
+          <ActionIcon variant="default" size="lg" aria-label={`Previous ${mode}`} onClick={() => show(shiftRange(mode, range.from, -1))}>
             ‹
           </ActionIcon>
-          <Button variant="default" onClick={() => setRange(rangeAround(mode, today()))}>
+          <Button variant="default" onClick={() => show(rangeAround(mode, today()))}>
             This {mode}
           </Button>
-          <ActionIcon variant="default" size="lg" aria-label={`Next ${mode}`} onClick={() => setRange(shiftRange(mode, range.from, 1))}>
+          <ActionIcon variant="default" size="lg" aria-label={`Next ${mode}`} onClick={() => show(shiftRange(mode, range.from, 1))}>
             ›
           </ActionIcon>
         </Group>

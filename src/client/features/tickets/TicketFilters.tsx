@@ -1,19 +1,21 @@
 import { Badge, Button, Collapse, SimpleGrid, Select, Stack } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { TICKET_PRIORITIES, TICKET_STATUSES } from '../../../shared/schemas/tickets';
 import type { Option } from '../../lib/form/fields';
+import { optionalId, optionalOneOf } from '../../lib/search';
 import { SearchField } from '../../lib/ui/SearchField';
-import type { TicketFilters as Filters } from './api';
+import type { TicketsView } from './search';
 import { PRIORITY_OPTIONS, STATUS_OPTIONS } from './labels';
 
 interface Props {
-  filters: Filters;
+  filters: Partial<TicketsView>;
   options: { companies: Option[]; categories: Option[]; users: Option[] };
-  onChange: (changes: Filters) => void;
+  onChange: (changes: Partial<TicketsView>) => void;
+  onSearch: (q: string) => void;
 }
 
-const idOf = (value: string | null) => (value ? Number(value) : undefined);
 
-export function TicketFilters({ filters, options, onChange }: Props) {
+export function TicketFilters({ filters, options, onChange, onSearch }: Props) {
   // Six stacked fields would fill a phone's first screen, so there the selects fold behind a button.
   const phone = useMediaQuery('(max-width: 36em)') ?? false;
   const [open, { toggle }] = useDisclosure(false);
@@ -24,14 +26,14 @@ export function TicketFilters({ filters, options, onChange }: Props) {
   const select = (label: string, data: Option[], value: string | undefined, change: (value: string | null) => void) => (
     <Select label={label} data={data} value={value ?? null} onChange={change} placeholder="Any" clearable searchable />
   );
-  const search = <SearchField label="Search" placeholder="Title or #id" onSearch={(q) => onChange({ q })} />;
+  const search = <SearchField label="Search" placeholder='Words, "a phrase" or #id' value={filters.q} onSearch={onSearch} />;
   const selects = (
     <>
-      {select('Status', STATUS_OPTIONS, filters.status, (status) => onChange({ status: (status ?? undefined) as Filters['status'] }))}
-      {select('Priority', PRIORITY_OPTIONS, filters.priority, (priority) => onChange({ priority: (priority ?? undefined) as Filters['priority'] }))}
-      {select('Company', options.companies, filters.companyId?.toString(), (v) => onChange({ companyId: idOf(v) }))}
-      {select('Category', options.categories, filters.categoryId?.toString(), (v) => onChange({ categoryId: idOf(v) }))}
-      {select('Assignee', options.users, filters.assigneeId?.toString(), (v) => onChange({ assigneeId: idOf(v) }))}
+      {select('Status', STATUS_OPTIONS, filters.status, (status) => onChange({ status: optionalOneOf(TICKET_STATUSES, status) }))}
+      {select('Priority', PRIORITY_OPTIONS, filters.priority, (priority) => onChange({ priority: optionalOneOf(TICKET_PRIORITIES, priority) }))}
+      {select('Company', options.companies, filters.companyId?.toString(), (v) => onChange({ companyId: optionalId(v) }))}
+      {select('Category', options.categories, filters.categoryId?.toString(), (v) => onChange({ categoryId: optionalId(v) }))}
+      {select('Assignee', options.users, filters.assigneeId?.toString(), (v) => onChange({ assigneeId: optionalId(v) }))}
     </>
   );
 

@@ -1,6 +1,5 @@
 import { Badge, Button, Center, Divider, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useState } from 'react';
 import type { TicketPayload } from '../../../shared/schemas/tickets';
 import type { Ticket } from '../../../shared/types';
 import { formatDate } from '../../lib/format';
@@ -8,10 +7,10 @@ import { notify } from '../../lib/toast/notify';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
-import { createTicket, updateTicket, useTicket, useTicketOptions, useTickets, type TicketFilters as Filters } from './api';
+import { createTicket, updateTicket, useTicket, useTicketOptions, useTickets } from './api';
 import { CommentsSection } from './CommentsSection';
 import { PRIORITY_COLORS, PRIORITY_LABELS, STATUS_COLORS, STATUS_LABELS } from './labels';
-import { useTicketsSearch } from './search';
+import { ticketSort, useTicketsSearch } from './search';
 import { TicketFilters } from './TicketFilters';
 import { NEW_TICKET, TicketForm, editableFields } from './TicketForm';
 import { TimeSection } from './TimeSection';
@@ -26,15 +25,15 @@ const COLUMNS: Column<Ticket>[] = [
   { key: 'created', label: 'Created', sort: 'createdAt', visibleFrom: 'md', render: (t) => formatDate(t.createdAt) },
 ];
 
+const DEFAULT_SORT = '-createdAt' as const;
+
 export function TicketsPage() {
-  const [{ id }, setSearch] = useTicketsSearch();
-  const [filters, setFilters] = useState<Filters & { page: number }>({ sort: '-createdAt', page: 1 });
-  const tickets = useTickets(filters);
+  const [{ id, page = 1, sort = DEFAULT_SORT, ...filters }, view] = useTicketsSearch();
+  const setSearch = view.update;
+  const tickets = useTickets({ ...filters, sort, page });
   const ticket = useTicket(id);
   const options = useTicketOptions();
   const [creating, { open: openCreate, close: closeCreate }] = useDisclosure(false);
-
-  const filter = (changes: Filters) => setFilters((current) => ({ ...current, ...changes, page: 1 }));
 
   const create = async (values: TicketPayload) => {
     try {
@@ -62,18 +61,18 @@ export function TicketsPage() {
   return (
     <>
       <PageTitle title="Tickets" description="Service desk requests" actions={<Button onClick={openCreate}>New ticket</Button>} />
-      <TicketFilters filters={filters} options={options} onChange={filter} />
+      <TicketFilters filters={filters} options={options} onChange={view.filter} onSearch={view.search} />
       <DataTable
         label="Tickets"
         columns={COLUMNS}
         page={tickets.data}
         error={tickets.error}
         onRetry={() => tickets.mutate()}
-        onPageChange={(page) => setFilters((current) => ({ ...current, page }))}
+        onPageChange={view.goTo}
         onOpen={(row) => setSearch({ id: row.id })}
         selectedId={id}
-        sort={filters.sort}
-        onSortChange={(sort) => filter({ sort })}
+        sort={sort}
+        onSortChange={(next) => view.filter({ sort: next === DEFAULT_SORT ? undefined : ticketSort(next) })}
         empty={{ title: 'No tickets match', description: 'Change the filters or create a ticket.' }}
       />
       <Modal opened={creating} onClose={closeCreate} title="New ticket" size="lg">

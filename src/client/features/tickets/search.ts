@@ -1,4 +1,23 @@
-import { parseIdSearch, useTypedSearch } from '../../lib/search';
+import { TICKET_PRIORITIES, TICKET_SORTS, TICKET_STATUSES } from '../../../shared/schemas/tickets';
+import { optionalId, optionalOneOf, optionalPage, optionalText, useListSearch } from '../../lib/search';
 
-/** `/tickets/`: `id` opens a ticket. */
-export const useTicketsSearch = () => useTypedSearch(parseIdSearch);
+const SORTS = TICKET_SORTS.flatMap((key) => [key, `-${key}`] as const);
+export const ticketSort = (value: string | null) => optionalOneOf(SORTS, value);
+
+/** `/tickets/`: `id` opens a ticket; the rest is the list's view (DESIGN.md §7). */
+export const parseTicketsSearch = (params: URLSearchParams) => ({
+  id: optionalId(params.get('id')),
+  // The API refuses longer searches; a pasted link with one still shows the list.
+  q: optionalText(params.get('q'))?.slice(0, 200),
+  status: optionalOneOf(TICKET_STATUSES, params.get('status')),
+  priority: optionalOneOf(TICKET_PRIORITIES, params.get('priority')),
+  companyId: optionalId(params.get('companyId')),
+  categoryId: optionalId(params.get('categoryId')),
+  assigneeId: optionalId(params.get('assigneeId')),
+  sort: ticketSort(params.get('sort')),
+  page: optionalPage(params.get('page')),
+});
+
+export type TicketsView = ReturnType<typeof parseTicketsSearch>;
+
+export const useTicketsSearch = () => useListSearch(parseTicketsSearch);

@@ -1,9 +1,10 @@
-import { Button, Center, Group, Loader, Text } from '@mantine/core';
+import { Button, Center, Group, Loader, Select, Text } from '@mantine/core';
 import { useState } from 'react';
-import type { CreateUserPayload, UpdateUserPayload } from '../../../shared/schemas/users';
+import { USER_STATUSES, type CreateUserPayload, type UpdateUserPayload } from '../../../shared/schemas/users';
 import type { User } from '../../../shared/types';
 import { useAuth } from '../../lib/auth-store';
 import { formatDate, fullName } from '../../lib/format';
+import { optionalOneOf } from '../../lib/search';
 import { notify } from '../../lib/toast/notify';
 import { ActiveBadge } from '../../lib/ui/ActiveBadge';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
@@ -14,6 +15,11 @@ import { createUser, updateUser, useUser, useUsers } from './api';
 import { useUsersSearch } from './search';
 import { CreateUserForm, EditUserForm } from './UserForms';
 import { UserDetails } from './UserDetails';
+
+const STATUS_OPTIONS = [
+  { value: 'active', label: 'Active' },
+  { value: 'inactive', label: 'Inactive' },
+];
 
 const COLUMNS: Column<User>[] = [
   { key: 'name', label: 'Name', render: (user) => <Text fw={500} size="sm">{fullName(user)}</Text> },
@@ -31,9 +37,9 @@ const failed = (title: string) => (error: unknown) => {
 };
 
 export function UsersPage() {
-  const [{ id, component }, setSearch] = useUsersSearch();
-  const [query, setQuery] = useState({ q: '', page: 1 });
-  const users = useUsers(query);
+  const [{ id, component, q, status, page }, view] = useUsersSearch();
+  const setSearch = view.update;
+  const users = useUsers({ q, status, page });
   const selected = useUser(id);
   const { user: me } = useAuth();
   const [busy, setBusy] = useState(false);
@@ -80,7 +86,15 @@ export function UsersPage() {
         actions={<Button onClick={() => setSearch({ id: undefined, component: 'create' })}>New user</Button>}
       />
       <Group mb="md" grow>
-        <SearchField label="Search" placeholder="Name or email" onSearch={(q) => setQuery({ q, page: 1 })} />
+        <SearchField label="Search" placeholder="Name or email" value={q} onSearch={view.search} />
+        <Select
+          label="Status"
+          placeholder="Any"
+          data={STATUS_OPTIONS}
+          value={status ?? null}
+          onChange={(value) => view.filter({ status: optionalOneOf(USER_STATUSES, value) })}
+          clearable
+        />
       </Group>
       <DataTable
         label="Users"
@@ -88,10 +102,10 @@ export function UsersPage() {
         page={users.data}
         error={users.error}
         onRetry={() => users.mutate()}
-        onPageChange={(page) => setQuery((current) => ({ ...current, page }))}
+        onPageChange={view.goTo}
         onOpen={(user) => setSearch({ id: user.id, component: 'details' })}
         selectedId={id}
-        empty={{ title: query.q ? 'No users match this search' : 'No users yet', description: query.q ? 'Try another name or email.' : undefined }}
+        empty={{ title: q || status ? 'No users match' : 'No users yet', description: q || status ? 'Try another name, email or status.' : undefined }}
       />
       <RecordDrawer opened={panel !== null} onClose={close} title={title}>
         {panel === 'create' ? <CreateUserForm onSubmit={create} /> : null}

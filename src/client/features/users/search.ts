@@ -1,9 +1,16 @@
-import { optionalId, optionalText, useTypedSearch } from '../../lib/search';
+import { USER_STATUSES } from '../../../shared/schemas/users';
+import { optionalId, optionalOneOf, optionalPage, optionalText, useListSearch } from '../../lib/search';
 
-/** `/users/`: `id` opens a user, `component` picks the panel (details, edit, create). */
+/**
+ * `/users/`: `id` opens a user, `component` picks the panel (details, edit, create); `q`,
+ * `status` and `page` are the list's view (DESIGN.md §7).
+ */
 export const parseUsersSearch = (params: URLSearchParams) => ({
   id: optionalId(params.get('id')),
   component: optionalText(params.get('component')),
+  q: optionalText(params.get('q'))?.slice(0, 200),
+  status: optionalOneOf(USER_STATUSES, params.get('status')),
+  page: optionalPage(params.get('page')),
 });
 
-export const useUsersSearch = () => useTypedSearch(parseUsersSearch);
+export const useUsersSearch = () => useListSearch(parseUsersSearch);

@@ -15,3 +15,9 @@ export const DATA_TABLES = [
 ] as const;
 
 export type DataTable = (typeof DATA_TABLES)[number];
+
+/**
+ * Tables a migration derives from the data tables and keeps in step by triggers: the full-text
+ * index and its shadow tables. Backups leave them out; a restore rebuilds them as rows go in.
+ */
+export const DERIVED_TABLE_PREFIX = 'tickets_fts';

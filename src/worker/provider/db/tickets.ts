@@ -1,7 +1,8 @@
 import type { TicketChanges, TicketListQuery, TicketPayload, TicketSort } from '../../../shared/schemas/tickets';
 import type { Ticket } from '../../../shared/types';
-import { containsPattern, pageOf, pageWindow } from '../http/pagination';
+import { pageOf, pageWindow } from '../http/pagination';
 import { assertReferencesExist } from './references';
+import { searchTerms } from './search-terms';
 import { NOW_SQL, assignments, insertSql, setSql, valuesOf } from './sql';
 
 type Row = Record<string, unknown>;
@@ -73,9 +74,9 @@ const filters = (query: TicketListQuery) => {
   if (query.categoryId) add('t.category_id = ?', query.categoryId);
   if (query.assigneeId) add('t.assignee_id = ?', query.assigneeId);
   if (query.q) {
-    const id = /^#?(\d{1,15})$/.exec(query.q.trim())?.[1];
-    if (id) add('t.id = ?', Number(id));
-    else add("t.title LIKE ? ESCAPE '\\'", containsPattern(query.q));
+    const terms = searchTerms(query.q);
+    if (terms.id !== null) add('t.id = ?', terms.id);
+    else if (terms.match) add('t.id IN (SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ?)', terms.match);
   }
   return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 };

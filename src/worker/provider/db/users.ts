@@ -1,5 +1,5 @@
 import type { User } from '../../../shared/types';
-import type { ListQuery } from '../../../shared/schemas/list';
+import type { UserListQuery } from '../../../shared/schemas/users';
 import { containsPattern, pageOf, pageWindow } from '../http/pagination';
 import { NOW_SQL, uniqueOr409 } from './sql';
 
@@ -43,10 +43,19 @@ export const findCredentials = (db: D1Database, email: string) =>
     .first<UserRow & { password_hash: string }>()
     .then((row) => (row ? { user: toUser(row), passwordHash: row.password_hash } : null));
 
-export const listUsers = async (db: D1Database, query: ListQuery) => {
+/** Each word of `q` in the first name, the surname or the email, so a full name finds its person. */
+const userFilters = ({ q, status }: UserListQuery) => {
+  const words = (q ?? '').split(/\s+/).filter(Boolean).slice(0, 5);
+  const clauses = words.map(
+    (_, i) => `(first_name LIKE ?${i + 1} ESCAPE '\\' OR surname LIKE ?${i + 1} ESCAPE '\\' OR email LIKE ?${i + 1} ESCAPE '\\')`,
+  );
+  if (status) clauses.push(`is_active = ${status === 'active' ? 1 : 0}`);
+  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params: words.map(containsPattern) };
+};
+
+export const listUsers = async (db: D1Database, query: UserListQuery) => {
   const { limit, offset } = pageWindow(query);
-  const where = query.q ? "WHERE first_name LIKE ?1 ESCAPE '\\' OR surname LIKE ?1 ESCAPE '\\' OR email LIKE ?1 ESCAPE '\\'" : '';
-  const params = query.q ? [containsPattern(query.q)] : [];
+  const { where, params } = userFilters(query);
   const [rows, count] = await db.batch([
     db
       .prepare(`SELECT ${COLUMNS} FROM users ${where} ORDER BY surname COLLATE NOCASE, first_name COLLATE NOCASE, id LIMIT ${limit} OFFSET ${offset}`)

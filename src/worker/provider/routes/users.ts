@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
-import { listQuerySchema } from '../../../shared/schemas/list';
-import { changePasswordSchema, createUserSchema, profileSchema, updateUserSchema } from '../../../shared/schemas/users';
+import { changePasswordSchema, createUserSchema, profileSchema, updateUserSchema, userListQuerySchema } from '../../../shared/schemas/users';
 import { hashPassword } from '../auth/password';
 import { findUser, insertUser, listUsers, updatePasswordHash, updateUser } from '../db/users';
 import { assertSelf, requireAuth, type ProviderEnv } from '../http/auth';
@@ -12,7 +11,7 @@ const NOUN = 'User';
 
 export const userRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
-  .get('/', async (c) => c.json(await listUsers(c.env.DB, await readQuery(c, listQuerySchema))))
+  .get('/', async (c) => c.json(await listUsers(c.env.DB, await readQuery(c, userListQuerySchema))))
   .post('/', async (c) => {
     const { password, ...user } = await readBody(c, createUserSchema);
     return c.json(await insertUser(c.env.DB, { ...user, passwordHash: await hashPassword(password) }), 201);

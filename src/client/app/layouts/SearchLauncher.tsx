@@ -1,0 +1,52 @@
+import { Box, Button, Kbd, Text, VisuallyHidden } from '@mantine/core';
+import { useHotkeys, useOs } from '@mantine/hooks';
+import { Suspense, lazy, useState } from 'react';
+import type { PalettePage } from '../../features/search/CommandPalette';
+import { loadPage } from '../lazy-page';
+import { NAV_ITEMS, type NavItem } from './nav-items';
+
+// The palette's code (and Spotlight's) loads on first use, so the login page's budget holds.
+const CommandPalette = lazy(() => loadPage(() => import('../../features/search/CommandPalette'), 'CommandPalette'));
+
+const flatten = (items: NavItem[]): PalettePage[] =>
+  items.flatMap((item) => [...(item.to ? [{ label: item.label, to: item.to }] : []), ...flatten(item.children ?? [])]);
+const PAGES = flatten(NAV_ITEMS);
+
+/** The header's search button, and the shortcuts that open the palette from anywhere. */
+export function SearchLauncher() {
+  const [opened, setOpened] = useState(false);
+  const [wanted, setWanted] = useState(false);
+  const mac = useOs() === 'macos';
+  const open = () => {
+    setWanted(true);
+    setOpened(true);
+  };
+  // Ctrl+K and Cmd+K work everywhere, "/" only where it would not be typed into a field.
+  useHotkeys([['mod+K', open]], []);
+  useHotkeys([['/', open]]);
+
+  return (
+    <>
+      <Button
+        variant="default"
+        onClick={open}
+        aria-keyshortcuts={mac ? 'Meta+K /' : 'Control+K /'}
+        rightSection={<Kbd size="xs" visibleFrom="sm">{mac ? '⌘ K' : 'Ctrl K'}</Kbd>}
+        miw={0}
+      >
+        <Text span size="sm" visibleFrom="sm">
+          Search
+        </Text>
+        <Box component="span" hiddenFrom="sm">
+          <span aria-hidden>⌕</span>
+          <VisuallyHidden>Search</VisuallyHidden>
+        </Box>
+      </Button>
+      {wanted ? (
+        <Suspense fallback={null}>
+          <CommandPalette opened={opened} onClose={() => setOpened(false)} pages={PAGES} />
+        </Suspense>
+      ) : null}
+    </>
+  );
+}

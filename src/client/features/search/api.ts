@@ -1,0 +1,33 @@
+import { useId, useRef } from 'react';
+import useSWR from 'swr';
+import type { SearchResult } from '../../../shared/schemas/search';
+import type { InvoiceLine } from '../../../shared/types';
+import { apiRequest } from '../../lib/api';
+import { withQuery } from '../../lib/use-api';
+
+export const PALETTE_LIMIT = 10;
+
+/**
+ * `GET search` for what the palette's box holds. A newer query aborts the call still running for
+ * an older one, so a slow answer can never arrive after, and replace, a newer one. The key carries
+ * this mount's id, as every read in the app does, so nothing is shared or kept (SPEC.md §9).
+ */
+export const useSearchResults = (query: string) => {
+  const mountId = useId();
+  const running = useRef<AbortController | null>(null);
+  const q = query.trim();
+  return useSWR<{ items: SearchResult[] }, Error>(
+    q ? [withQuery('search', { q, limit: PALETTE_LIMIT }), mountId] : null,
+    ([path]: [string]) => {
+      running.current?.abort();
+      const controller = new AbortController();
+      running.current = controller;
+      return apiRequest<{ items: SearchResult[] }>(path, { signal: controller.signal });
+    },
+    // While the next answer is on its way the last one stays, instead of an empty flash per key.
+    { keepPreviousData: true },
+  );
+};
+
+/** Which ledger an invoice line belongs to decides its address. */
+export const lineSource = async (id: number) => (await apiRequest<InvoiceLine>(`invoices/lines/${id}`)).source;
