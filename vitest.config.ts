@@ -24,6 +24,8 @@ export default defineConfig(async () => ({
               d1Databases: { RESTORE_DB: 'restore-test' },
               bindings: {
                 JWT_SECRET: 'test-secret-do-not-use-in-production',
+                // As deployed, whatever a local .dev.vars says; client-address tests cover local runs.
+                TRUST_CF_CONNECTING_IP: 'true',
                 TEST_MIGRATIONS: await readD1Migrations('./migrations'),
               },
             },
