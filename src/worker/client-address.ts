@@ -1,4 +1,3 @@
-import type { Context } from 'hono';
 import type { Env } from './env';
 
 // An IPv4 or IPv6 address as Cloudflare writes it; anything else is not an address.
@@ -13,8 +12,8 @@ const ADDRESS = /^[0-9A-Fa-f:.]{2,45}$/;
  * client's own value through, so local runs set TRUST_CF_CONNECTING_IP = "false" and have no
  * address; the sign-in limiter then counts per account instead (src/worker/provider/auth/rate-limit.ts).
  */
-export const clientAddress = (c: Context<{ Bindings: Env }>) => {
-  if (c.env.TRUST_CF_CONNECTING_IP !== 'true') return null;
-  const address = c.req.header('cf-connecting-ip')?.trim() ?? '';
+export const clientAddress = (env: Pick<Env, 'TRUST_CF_CONNECTING_IP'>, request: Request) => {
+  if (env.TRUST_CF_CONNECTING_IP !== 'true') return null;
+  const address = request.headers.get('cf-connecting-ip')?.trim() ?? '';
   return ADDRESS.test(address) ? address : null;
 };

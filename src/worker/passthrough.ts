@@ -81,7 +81,7 @@ export const passthrough = ({ embedded, timeoutMs = REQUEST_TIMEOUT_MS }: Passth
       if (value) headers.set(name, value);
     }
     headers.set('x-request-id', c.get('requestId'));
-    const address = clientAddress(c);
+    const address = clientAddress(c.env, c.req.raw);
     if (address) headers.set('x-forwarded-for', address);
     headers.set('x-forwarded-proto', incoming.protocol.replace(':', ''));
     headers.set('x-forwarded-host', incoming.host);
