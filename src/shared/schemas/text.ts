@@ -4,17 +4,27 @@
 // marks) and the other default-ignorable ones (Hangul fillers U+115F, U+1160, U+3164, U+FFA0),
 // plus the blank braille pattern U+2800, which fonts draw as empty.
 const INVISIBLE = /[\p{White_Space}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/u;
-const EDGE_INVISIBLES = /^[\p{White_Space}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]+|[\p{White_Space}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]+$/gu;
 const ALL_INVISIBLES = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
 
 // Embeddings, overrides and isolates reorder the text around them, so `invoice\u202Efdp.exe`
-// reads as `invoiceexe.pdf`. Refused anywhere.
+// reads as `invoiceexe.pdf`. Refused anywhere, so trimming leaves them in place to be refused.
 const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/u;
+
+const trimmable = (ch: string) => INVISIBLE.test(ch) && !BIDI_CONTROLS.test(ch);
 
 export const BIDI_MESSAGE = 'Must not contain text direction control characters';
 
 /** NFC, with white space and invisible characters taken off both ends: what gets stored. */
-export const normalizeText = (value: string) => value.normalize('NFC').replace(EDGE_INVISIBLES, '');
+// A loop, not a `[…]+$` pattern: that one backtracks quadratically over a long run of spaces
+// that does not reach the end, and bodies may be megabytes.
+export const normalizeText = (value: string) => {
+  const chars = Array.from(value.normalize('NFC'));
+  let start = 0;
+  let end = chars.length;
+  while (start < end && trimmable(chars[start] as string)) start += 1;
+  while (end > start && trimmable(chars[end - 1] as string)) end -= 1;
+  return chars.slice(start, end).join('');
+};
 
 /** Whether the value has a character that shows; one made only of invisible ones is blank. */
 export const hasVisibleText = (value: string) => [...value].some((ch) => !INVISIBLE.test(ch));
