@@ -8,7 +8,7 @@ import { tooManyRequests } from '../http/errors';
  *   at most its pair allowance to it, so a stranger cannot lock anyone out alone.
  * Windows expire, so nobody is locked out for longer than one window.
  */
-export const LOGIN_LIMITS = {
+const LOGIN_LIMITS = {
   pair: { limit: 5, seconds: 15 * 60 },
   address: { limit: 20, seconds: 15 * 60 },
   email: { limit: 100, seconds: 60 * 60 },
