@@ -8,7 +8,9 @@ const CHART_LIBRARY =
 
 export default defineConfig({
   plugins: [react(), cloudflare()],
-  build: { sourcemap: true },
+  // Maps are written for ops (dist/client/assets/*.map) but not linked from the bundles, and the
+  // Worker refuses to serve them (src/worker/assets.ts).
+  build: { sourcemap: 'hidden' },
   environments: {
     client: {
       build: {

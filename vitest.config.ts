@@ -20,10 +20,12 @@ export default defineConfig(async () => ({
           cloudflareTest({
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {
-              // A second, empty database that backup restores are tested against.
-              d1Databases: { RESTORE_DB: 'restore-test' },
+              // Empty databases: backup restores are tested against one, migrations over old data on the other.
+              d1Databases: { RESTORE_DB: 'restore-test', MIGRATION_DB: 'migration-test' },
               bindings: {
                 JWT_SECRET: 'test-secret-do-not-use-in-production',
+                // As deployed, whatever a local .dev.vars says; client-address tests cover local runs.
+                TRUST_CF_CONNECTING_IP: 'true',
                 TEST_MIGRATIONS: await readD1Migrations('./migrations'),
               },
             },

@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { hashPassword } from '../src/worker/provider/auth/password';
 import { insertRows } from '../src/worker/provider/db/bulk';
+import { nameKey } from '../src/shared/schemas/text';
 import { withLocalEnv } from './local-env';
 import { seededRandom, type Random } from './demo/random';
 import { advanceStatement, generateStatement } from '../src/worker/provider/db/statements';
@@ -62,11 +63,11 @@ export const fillDemoData = async (db: D1Database, { tickets = 2000, seed = 2026
     ),
     ...COMPANIES.map(([name, code]) =>
       db
-        .prepare('INSERT OR IGNORE INTO companies (name, code, email, phone, address) VALUES (?1, ?2, ?3, ?4, ?5)')
-        .bind(name, code, `accounts@${code.toLowerCase()}.example`, `+27 21 555 ${String(random.int(1000, 9999))}`, `${random.int(1, 200)} Main Road`),
+        .prepare('INSERT OR IGNORE INTO companies (name, name_key, code, email, phone, address) VALUES (?1, ?2, ?3, ?4, ?5, ?6)')
+        .bind(name, nameKey(name), code, `accounts@${code.toLowerCase()}.example`, `+27 21 555 ${String(random.int(1000, 9999))}`, `${random.int(1, 200)} Main Road`),
     ),
     ...CATEGORIES.map(([name, description]) =>
-      db.prepare('INSERT OR IGNORE INTO ticket_categories (name, description) VALUES (?1, ?2)').bind(name, description),
+      db.prepare('INSERT OR IGNORE INTO ticket_categories (name, name_key, description) VALUES (?1, ?2, ?3)').bind(name, nameKey(name), description),
     ),
   ]);
 

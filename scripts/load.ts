@@ -50,13 +50,19 @@ const post = async (apiPath: string, body: unknown) => {
   }
 };
 
+// One person may log at most 24 hours a day, and every writer is the admin, so the 15-minute
+// entries fill one day after another (90 of them are 22.5 hours) instead of all landing on one.
+const ENTRIES_PER_DAY = 90;
+let entries = 0;
+const nextWorkDate = () => new Date(Date.UTC(2020, 0, 1) + Math.floor(entries++ / ENTRIES_PER_DAY) * 86_400_000).toISOString().slice(0, 10);
+
 const deadline = Date.now() + SECONDS * 1000;
 const writer = async (w: number) => {
   for (let i = 0; Date.now() < deadline; i++) {
     const ticket = await post('tickets', { title: `${tag} writer ${w} #${i}`, priority: 'normal' });
     if (!ticket) continue;
     accepted.tickets += 1;
-    if (await post(`tickets/${ticket.id}/time-entries`, { workDate: '2026-01-05', minutes: 15, note: tag })) accepted.timeEntries += 1;
+    if (await post(`tickets/${ticket.id}/time-entries`, { workDate: nextWorkDate(), minutes: 15, note: tag })) accepted.timeEntries += 1;
   }
 };
 

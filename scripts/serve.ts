@@ -28,7 +28,8 @@ export const serveBuilt = async ({ port, stateDir, upstream, quiet, pages = true
     ...(pages ? {} : { assets: undefined, serviceBindings: { ASSETS: () => new Response('Not Found', { status: 404 }) } }),
     modules: true,
     scriptPath: BUILT_WORKER,
-    bindings: { ...workerOptions.bindings, ...(upstream ? { UPSTREAM_API_URL: upstream } : {}) },
+    // Miniflare keeps a CF-Connecting-IP the client sends, so locally it is no address.
+    bindings: { ...workerOptions.bindings, TRUST_CF_CONNECTING_IP: 'false', ...(upstream ? { UPSTREAM_API_URL: upstream } : {}) },
     host: '127.0.0.1',
     port,
     // The same folders `wrangler d1 migrations apply --persist-to <stateDir>` writes to.

@@ -5,5 +5,7 @@ export interface Env {
   BACKUPS: R2Bucket;
   APP_AUDIENCE: string;
   UPSTREAM_API_URL: string;
+  /** "true" where Cloudflare's edge sets CF-Connecting-IP (production); "false" in local runs. */
+  TRUST_CF_CONNECTING_IP: string;
   JWT_SECRET: string;
 }

@@ -1,14 +1,19 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { requestId } from 'hono/request-id';
 import { API_BASE, MAX_REQUEST_BODY_BYTES } from '../shared/constants';
 import type { Env } from './env';
 import { health } from './health';
 import { passthrough, type PassthroughOptions } from './passthrough';
 import { provider } from './provider';
+import { requestIds } from './request-id';
 import { requestLog, type RequestLogVariables } from './request-log';
 import { securityHeaders } from './security-headers';
 import { serveAssets } from './assets';
+
+// Every path under /api, in any case, is the API's: one that is not exactly /api/v1/… answers a
+// JSON 404 instead of falling through to the app's page.
+const API_PATH = /^\/api(?:\/|$)/i;
+const isApiPath = (path: string) => API_PATH.test(path);
 
 export interface AppOptions extends Omit<PassthroughOptions, 'embedded'> {
   /** Where the request log goes; tests capture it, the product writes to the console. */
@@ -18,7 +23,13 @@ export interface AppOptions extends Omit<PassthroughOptions, 'embedded'> {
 export const createApp = (options: AppOptions = {}) =>
   new Hono<{ Bindings: Env; Variables: RequestLogVariables }>()
     .use(securityHeaders())
-    .use(`${API_BASE}/*`, requestId({ limitLength: 128 }))
+    .use(async (c, next) => {
+      if (!isApiPath(c.req.path)) return next();
+      await next();
+      // Answers carry tokens, people's details and exports: no browser or proxy may keep them.
+      c.res.headers.set('Cache-Control', 'no-store');
+    })
+    .use(`${API_BASE}/*`, requestIds())
     .use(`${API_BASE}/*`, requestLog(options.log))
     .use(
       `${API_BASE}/*`,
@@ -28,8 +39,8 @@ export const createApp = (options: AppOptions = {}) =>
       }),
     )
     .all(`${API_BASE}/*`, passthrough({ ...options, embedded: provider }))
-    .all(`${API_BASE}`, (c) => c.json({ message: 'Not Found' }, 404))
     .get('/healthz', health)
+    .all('*', (c, next) => (isApiPath(c.req.path) ? c.json({ message: 'Not Found' }, 404) : next()))
     .all('*', serveAssets);
 
 export default createApp();

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { RequestIdVariables } from 'hono/request-id';
 import { API_BASE, API_VERSION, REQUEST_TIMEOUT_MS } from '../shared/constants';
+import { clientAddress } from './client-address';
 import type { Env } from './env';
 import { shareNote, type RequestLogVariables } from './request-log';
 
@@ -81,7 +82,8 @@ export const passthrough = ({ embedded, timeoutMs = REQUEST_TIMEOUT_MS }: Passth
       if (value) headers.set(name, value);
     }
     headers.set('x-request-id', c.get('requestId'));
-    headers.set('x-forwarded-for', c.req.header('cf-connecting-ip') ?? 'unknown');
+    const address = clientAddress(c.env, c.req.raw);
+    if (address) headers.set('x-forwarded-for', address);
     headers.set('x-forwarded-proto', incoming.protocol.replace(':', ''));
     headers.set('x-forwarded-host', incoming.host);
 

@@ -6,6 +6,7 @@ import {
   VIEWPORTS,
   admin,
   answer,
+  api,
   baseUrl,
   browserForFile,
   fieldError,
@@ -149,6 +150,28 @@ describe('signed-in state', () => {
     await page.goto('/dashboard');
     await page.waitForURL('**/login?**');
     expect(location(page).params.get('redirect')).toBe('/dashboard');
+  });
+
+  it('signs out every open tab, and the server refuses the token afterwards', async () => {
+    const first = await chrome.open();
+    await signInToDashboard(first);
+    const second = await first.context().newPage();
+    await second.goto('/tickets/');
+    await second.getByRole('heading', { name: 'Tickets', level: 1 }).waitFor();
+    const token = await storedToken(second);
+    expect(token).not.toBeNull();
+    expect((await api('users', { token: token ?? '' })).status).toBe(200);
+
+    const loggedOut = first.waitForResponse((res) => res.url().endsWith('/api/v1/auth/logout'));
+    await openAccountMenu(first);
+    await first.getByRole('menuitem', { name: 'Logout' }).click();
+    expect((await loggedOut).status()).toBe(204);
+    await first.waitForURL((url) => url.pathname === '/login');
+    // The other tab follows without a reload or a call of its own.
+    await second.waitForURL((url) => url.pathname === '/login');
+    await second.getByRole('button', { name: 'Login' }).waitFor();
+    expect(await storedToken(second)).toBeNull();
+    expect((await api('users', { token: token ?? '' })).status).toBe(401);
   });
 
   it('goes to /login when an authenticated call answers 401', async () => {

@@ -57,3 +57,31 @@ it('asks the server for no build file again when the login page is visited a sec
   expect(fromServer()).toEqual([]);
   await context.close();
 });
+
+// Issue 15, findings 10 and 11, against the built app as `npm start` serves it.
+it('serves a real icon at /favicon.ico', async () => {
+  const res = await fetch(`${baseUrl()}/favicon.ico`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^image\/(x-icon|vnd\.microsoft\.icon)/);
+  expect([...new Uint8Array(await res.arrayBuffer()).slice(0, 4)]).toEqual([0, 0, 1, 0]);
+});
+
+it('builds source maps without linking or serving them', async () => {
+  const scripts = (await buildFilesOfLoginPage()).filter((file) => file.endsWith('.js'));
+  for (const file of scripts) {
+    expect(await (await fetch(`${baseUrl()}${file}`)).text(), file).not.toContain('sourceMappingURL');
+    const map = await fetch(`${baseUrl()}${file}.map`);
+    expect(map.status, `${file}.map`).toBe(404);
+    expect(await map.text()).not.toContain('"sources"');
+  }
+});
+
+it('answers a missing file with 404 and an unknown /api path with JSON 404, while pages keep the app', async () => {
+  for (const path of ['/robots.txt', '/logo.png']) expect((await fetch(`${baseUrl()}${path}`)).status, path).toBe(404);
+  for (const path of ['/api/v2/x', '/API/V1/users/1']) {
+    const res = await fetch(`${baseUrl()}${path}`);
+    expect(res.status, path).toBe(404);
+    expect(res.headers.get('content-type'), path).toMatch(/^application\/json/);
+  }
+  expect(await (await fetch(`${baseUrl()}/tickets/`)).text()).toContain('<div id="root">');
+});

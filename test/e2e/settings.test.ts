@@ -240,6 +240,20 @@ describe('security tab', () => {
     await snap(page, 'settings-security-mismatch-desktop');
   });
 
+  it.each(VIEWPORTS)('shows the provider’s reason for refusing a weak password ($name)', async ({ name, viewport }) => {
+    const user = await createUser();
+    const { page, dialog } = await openSecurity(user, viewport);
+    await dialog.getByLabel('New Password', { exact: true }).fill('1234567');
+    await dialog.getByLabel('Confirm Password', { exact: true }).fill('1234567');
+    await submit(page, 'Update Password');
+    const toast = toastWith(page, 'Password not changed');
+    await toast.waitFor();
+    expect(await toast.textContent()).toContain('Password must be at least 8 characters');
+    expect(await dialog.getByLabel('New Password', { exact: true }).inputValue()).toBe('1234567');
+    await snap(page, `settings-security-weak-password-${name}`);
+    expect((await apiLogin(user)).status).toBe(200);
+  });
+
   it('changes the password; the new one signs in and the old one no longer does', async () => {
     const user = await createUser();
     const { page, dialog } = await openSecurity(user);

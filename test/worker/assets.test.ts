@@ -53,3 +53,39 @@ it('answers a missing build file with 404, not the page (which the browser would
   expect(res.headers.get('cache-control')).not.toBe(BUILD_FILE_CACHE_CONTROL);
   expect(res.headers.get('x-content-type-options')).toBe('nosniff');
 });
+
+// Issue 15, finding 10: source maps are built for ops but never served, even when the asset
+// server has them.
+it.each(['/assets/index-abc123.js.map', '/assets/index-abc123.css.map', '/assets/INDEX-ABC123.JS.MAP', '/index.js.map'])(
+  'answers the source map %s with 404',
+  async (path) => {
+    files[path] = ['{"version":3,"sources":["src/secret.ts"]}', 'application/json'];
+    const res = await get(path);
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain('sources');
+    expect(res.headers.get('cache-control')).not.toBe(BUILD_FILE_CACHE_CONTROL);
+  },
+);
+
+// Issue 15, finding 11: a file that is not there is a 404, while page paths keep the fallback.
+it.each(['/favicon.ico', '/robots.txt', '/logo.png', '/nested/path/image.svg', '/.env'])(
+  'answers the missing file %s with 404, not the app page',
+  async (path) => {
+    const res = await get(path);
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toBe(PAGE);
+  },
+);
+
+it('serves a file that is there, such as the icon', async () => {
+  files['/favicon.ico'] = ['\u0000\u0000\u0001\u0000', 'image/x-icon'];
+  const res = await get('/favicon.ico');
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('image/x-icon');
+});
+
+it.each(['/tickets/', '/users', '/invoices/gifs/statement/?statementId=3', '/index.html'])('keeps the app page for %s', async (path) => {
+  const res = await get(path);
+  expect(res.status).toBe(200);
+  expect(await res.text()).toBe(PAGE);
+});

@@ -7,7 +7,7 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** A token as the provider would issue it, with any claim overridden. */
 const tokenFor = (sub: string, claims: Record<string, unknown> = {}, secret = env.JWT_SECRET) =>
-  sign({ sub, aud: env.APP_AUDIENCE, iat: nowSeconds(), exp: nowSeconds() + 3600, ...claims }, secret, 'HS256');
+  sign({ sub, aud: env.APP_AUDIENCE, iat: nowSeconds(), exp: nowSeconds() + 3600, jti: crypto.randomUUID(), ...claims }, secret, 'HS256');
 
 const listUsers = (authorization?: string) =>
   api('users', { headers: authorization === undefined ? {} : { authorization } });

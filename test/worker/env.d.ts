@@ -6,6 +6,7 @@ declare global {
     interface Env extends ProjectEnv {
       TEST_MIGRATIONS: D1Migration[];
       RESTORE_DB: D1Database;
+      MIGRATION_DB: D1Database;
     }
   }
 }

@@ -38,6 +38,15 @@ subscribe(authState, () => {
   localStorage.setItem(AUTH_STORAGE_KEY, JSON.stringify({ token: authState.token, user: authState.user }));
 });
 
+// Another tab signed in or out: follow it, so signing out in one tab signs out every tab (the
+// route guard then sends each to /login). Writing back the same value fires no further event.
+window.addEventListener('storage', (event) => {
+  if (event.key !== AUTH_STORAGE_KEY && event.key !== null) return;
+  const next = load();
+  authState.token = next.token;
+  authState.user = next.user;
+});
+
 export const signIn = (response: LoginResponse) => {
   authState.token = response.token;
   authState.user = {

@@ -1,4 +1,5 @@
 import { number, setLocale, string } from 'yup';
+import { BIDI_MESSAGE, hasBidiControl, hasVisibleText, normalizeText } from './text';
 
 // yup's default type message echoes the rejected value, which may be huge or hostile; this one
 // names only the field. It must run before any schema is built, so it lives in this module that
@@ -9,7 +10,6 @@ setLocale({ mixed: { notType: ({ path, type }: { path: string; type: string }) =
 // fields refuse them; multi-line text keeps tab, newline and carriage return.
 const SINGLE_LINE = /^[^\p{Cc}\p{Cs}]*$/u;
 const MULTI_LINE = /^(?:[\t\n\r]|[^\p{Cc}\p{Cs}])*$/u;
-const NOT_BLANK = /\S/;
 
 export const INVALID_CHARACTERS = 'Contains characters that are not allowed';
 export const EMAIL_MAX = 254;
@@ -19,18 +19,41 @@ export const PASSWORD_MAX = 200;
 
 const maxMessage = (max: number) => `Must be at most ${max} characters`;
 
-export const line = (max: number) => string().max(max, maxMessage(max)).matches(SINGLE_LINE, INVALID_CHARACTERS);
+/** A value used exactly as sent (passwords, the audience): no normalising, no trimming. */
+export const rawLine = (max: number) => string().max(max, maxMessage(max)).matches(SINGLE_LINE, INVALID_CHARACTERS);
 
-export const paragraph = (max: number) =>
-  string().max(max, maxMessage(max)).matches(MULTI_LINE, INVALID_CHARACTERS);
+/**
+ * Text people type, stored NFC-normalised with white space and invisible characters trimmed off
+ * the ends (the transform; the provider applies it after its strict check). The tests read the
+ * normalised value too, so the length limit and `Required` mean the same before and after.
+ */
+const text = (allowed: RegExp, max: number) =>
+  string()
+    .transform((value: unknown) => (typeof value === 'string' ? normalizeText(value) : value))
+    .matches(allowed, INVALID_CHARACTERS)
+    .test('bidi', BIDI_MESSAGE, (value) => value == null || !hasBidiControl(value))
+    .test('max', maxMessage(max), (value) => value == null || normalizeText(value).length <= max);
 
-/** A single-line value that must hold more than white space when present. */
-export const filledLine = (max: number, message: string) =>
-  line(max).matches(NOT_BLANK, { message, excludeEmptyString: false });
+const visible = (value: string | null | undefined) => value == null || hasVisibleText(value);
+
+export const line = (max: number) => text(SINGLE_LINE, max);
+
+export const paragraph = (max: number) => text(MULTI_LINE, max);
+
+/** A single-line value that must hold something visible when present. */
+export const filledLine = (max: number, message: string) => line(max).test('filled', message, visible);
+
+/** Multi-line text that must hold something visible when present. */
+export const filledParagraph = (max: number, message: string) => paragraph(max).test('filled', message, visible);
+
+const EMAIL = string().email();
+
+/** An email address, checked after trimming; `message` when it is not one. */
+export const emailText = (max: number, message: string) =>
+  line(max).test('email', message, (value) => value == null || EMAIL.isValidSync(normalizeText(value)));
 
 // The same characters login accepts, so every password that can be set can also sign in.
-export const password = () =>
-  string().min(1, 'Required').max(PASSWORD_MAX, maxMessage(PASSWORD_MAX)).matches(SINGLE_LINE, INVALID_CHARACTERS);
+export const password = () => rawLine(PASSWORD_MAX).min(1, 'Required');
 
 export const recordId = () =>
   number()

@@ -1,5 +1,5 @@
 import { number, object, string, type InferType } from 'yup';
-import { line, paragraph, recordId } from './fields';
+import { filledParagraph, line, recordId } from './fields';
 import { listQuerySchema } from './list';
 
 export const INVOICE_SOURCES = ['autofi', '3dtracking', 'gifs-sla', 'gifs-azure'] as const;
@@ -21,7 +21,7 @@ const lineStatus = () => string().oneOf(LINE_STATUSES, `Must be one of ${LINE_ST
 export const createLineSchema = object({
   companyId: recordId().nullable(),
   period: period().required('Required'),
-  description: paragraph(1000).matches(/\S/, 'Required').required('Required'),
+  description: filledParagraph(1000, 'Required').required('Required'),
   quantity: quantity().required('Required'),
   unitPriceCents: unitPriceCents().required('Required'),
   reference: line(100),
@@ -30,7 +30,7 @@ export const createLineSchema = object({
 export type LinePayload = InferType<typeof createLineSchema>;
 
 export const updateLineSchema = object({
-  description: paragraph(1000).matches(/\S/, 'Required'),
+  description: filledParagraph(1000, 'Required'),
   quantity: quantity(),
   unitPriceCents: unitPriceCents(),
   reference: line(100),

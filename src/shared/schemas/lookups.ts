@@ -1,9 +1,9 @@
-import { boolean, object, string, type InferType } from 'yup';
-import { filledLine, line, paragraph } from './fields';
+import { boolean, object, type InferType } from 'yup';
+import { emailText, filledLine, line, paragraph } from './fields';
 
 const companyFields = {
   code: line(20),
-  email: line(254).test('email-or-empty', 'Must be a valid email address', (value) => !value || string().email().isValidSync(value)),
+  email: emailText(254, 'Must be a valid email address'),
   phone: line(40),
   address: paragraph(500),
   isActive: boolean(),

@@ -1,6 +1,6 @@
 import { boolean, number, object, string, type InferType } from 'yup';
 import { listQuerySchema } from './list';
-import { filledLine, paragraph, recordId } from './fields';
+import { filledLine, filledParagraph, paragraph, recordId } from './fields';
 
 export const TICKET_STATUSES = ['open', 'in_progress', 'on_hold', 'resolved', 'closed'] as const;
 export const TICKET_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
@@ -11,7 +11,7 @@ export const TICKET_SORTS = ['createdAt', 'updatedAt', 'dueAt', 'priority', 'sta
 export type TicketSort = (typeof TICKET_SORTS)[number];
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z$/;
+const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?Z$/;
 
 /** A real calendar day: `2026-02-30` has the right shape but is refused. */
 export const isRealDate = (value: string) => {
@@ -19,16 +19,37 @@ export const isRealDate = (value: string) => {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value.slice(0, 10);
 };
 
+/** `YYYY-MM-DD`, or a UTC time on a real day with hours, minutes and seconds in range (not 99:99:99). */
+export const isDateOrDateTime = (value: string) => {
+  if (ISO_DATE.test(value)) return isRealDate(value);
+  const [, day, hours, minutes, seconds = '00'] = ISO_DATE_TIME.exec(value) ?? [];
+  return day !== undefined && isRealDate(day) && Number(hours) < 24 && Number(minutes) < 60 && Number(seconds) < 60;
+};
+
 export const calendarDate = () =>
   string()
     .matches(ISO_DATE, 'Must be a date as YYYY-MM-DD')
     .test('real-date', 'Must be a real date', (value) => !value || isRealDate(value));
 
+export const EARLIEST_WORK_DATE = '2000-01-01';
+
+/** The last day time can be logged for: one year after today (UTC). */
+export const latestWorkDate = (now = new Date()) => {
+  const limit = new Date(now);
+  limit.setUTCFullYear(limit.getUTCFullYear() + 1);
+  return limit.toISOString().slice(0, 10);
+};
+
+const workDate = () =>
+  calendarDate().test(
+    'work-date-range',
+    () => `Must be between ${EARLIEST_WORK_DATE} and ${latestWorkDate()}`,
+    (value) => !value || !isRealDate(value) || (value >= EARLIEST_WORK_DATE && value <= latestWorkDate()),
+  );
+
 const dueAt = string()
   .nullable()
-  .test('due-at', 'Must be a date or an ISO 8601 UTC time', (value) =>
-    value == null || ((ISO_DATE.test(value) || ISO_DATE_TIME.test(value)) && isRealDate(value)),
-  );
+  .test('due-at', 'Must be a date or an ISO 8601 UTC time', (value) => value == null || isDateOrDateTime(value));
 
 const optionalRef = () => recordId().nullable();
 
@@ -62,15 +83,18 @@ export const ticketListQuerySchema = listQuerySchema.shape({
 });
 export type TicketListQuery = InferType<typeof ticketListQuerySchema>;
 
-export const commentSchema = object({ body: paragraph(5000).matches(/\S/, 'Required').required('Required') });
+export const commentSchema = object({ body: filledParagraph(5000, 'Required').required('Required') });
 export type CommentPayload = InferType<typeof commentSchema>;
 
+/** Minutes in a day: the most one entry, and all of one person's entries for one day, may hold. */
+export const MINUTES_PER_DAY = 24 * 60;
+
 export const timeEntrySchema = object({
-  workDate: calendarDate().required('Required'),
+  workDate: workDate().required('Required'),
   minutes: number()
     .integer('Must be a whole number of minutes')
     .min(1, 'Must be at least 1 minute')
-    .max(24 * 60, 'Must be at most 24 hours')
+    .max(MINUTES_PER_DAY, 'Must be at most 24 hours')
     .required('Required'),
   note: paragraph(500),
   billable: boolean(),

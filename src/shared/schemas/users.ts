@@ -1,9 +1,9 @@
 import { boolean, object, ref, string, type InferType } from 'yup';
+import { EMAIL_MAX, NAME_MAX, emailText, filledLine, password, recordId } from './fields';
 import { listQuerySchema } from './list';
-import { EMAIL_MAX, NAME_MAX, filledLine, line, password, recordId } from './fields';
 
 const name = () => filledLine(NAME_MAX, 'Required');
-const email = () => line(EMAIL_MAX).email('Required');
+const email = () => emailText(EMAIL_MAX, 'Required');
 
 export const profileSchema = object({
   id: recordId().required('Required'),

@@ -1,4 +1,5 @@
 import { Button, Group, Stack, Title } from '@mantine/core';
+import { FORM_ERROR } from 'final-form';
 import { Form } from 'react-final-form';
 import { changePasswordSchema, type ChangePasswordPayload } from '../../../shared/schemas/users';
 import { useAuth } from '../../lib/auth-store';
@@ -18,7 +19,10 @@ export function SecurityTab() {
       notify.success('Password Changed');
     } catch (error) {
       notify.error('Password not changed', (error as Error).message);
+      // A failed submit keeps what was typed, so a refused password can be corrected in place.
+      return { [FORM_ERROR]: (error as Error).message };
     }
+    return undefined;
   };
 
   return (

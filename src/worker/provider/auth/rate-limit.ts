@@ -1,50 +1,92 @@
 import { tooManyRequests } from '../http/errors';
 
-// Failed sign-ins allowed per window: a few per account (guessing one password), more per
-// address (shared offices). Windows expire, so nobody is locked out for longer than one window.
-const WINDOW_SECONDS = 15 * 60;
-const LIMITS = { email: 5, ip: 20 } as const;
+/**
+ * Sign-in attempts allowed per window, counted before the password is checked:
+ * - pair: one address guessing one account's password;
+ * - address: one address trying many accounts (a shared office stays well under it);
+ * - email: everyone together guessing one account, the slower global cap. A single address adds
+ *   at most its pair allowance to it, so a stranger cannot lock anyone out alone.
+ * Windows expire, so nobody is locked out for longer than one window.
+ */
+const LOGIN_LIMITS = {
+  pair: { limit: 5, seconds: 15 * 60 },
+  address: { limit: 20, seconds: 15 * 60 },
+  email: { limit: 100, seconds: 60 * 60 },
+} as const;
 
-type Scope = keyof typeof LIMITS;
-const keyOf = (scope: Scope, value: string) => `${scope}:${value.toLowerCase()}`;
+type Scope = keyof typeof LOGIN_LIMITS;
+const LONGEST_WINDOW = Math.max(...Object.values(LOGIN_LIMITS).map((window) => window.seconds));
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 export interface LoginSubject {
   email: string;
-  ip: string;
+  /** The connecting address, or null when the request came with none the Worker trusts. */
+  ip: string | null;
 }
 
-const subjectKeys = ({ email, ip }: LoginSubject) =>
-  [
-    ['email', keyOf('email', email)],
-    ['ip', keyOf('ip', ip)],
-  ] as const;
+// Without an address there is no address bucket, and the pair bucket is the account's own
+// (`-`), never one `unknown` bucket shared by every such request for every account.
+const keysOf = ({ email, ip }: LoginSubject): Partial<Record<Scope, string>> => {
+  const account = email.trim().toLowerCase();
+  return {
+    pair: `pair:${account}|${ip ?? '-'}`,
+    ...(ip ? { address: `ip:${ip.toLowerCase()}` } : {}),
+    email: `email:${account}`,
+  };
+};
 
-/** Throws 429 with Retry-After when the email or the address has used up its failures. */
-export const assertNotLimited = async (db: D1Database, subject: LoginSubject) => {
+// A bucket counts only while the narrower ones have not run out, so hammering one blocked pair
+// does not also use up the account's global allowance.
+const UPSERT = `INSERT INTO login_attempts (key, window_start, count)
+  SELECT ?1, ?2, 1 WHERE {gate}
+  ON CONFLICT (key) DO UPDATE SET
+    count = CASE WHEN window_start <= ?2 - ?3 THEN 1 ELSE count + 1 END,
+    window_start = CASE WHEN window_start <= ?2 - ?3 THEN ?2 ELSE window_start END
+  RETURNING count, window_start`;
+
+/** `scope`'s bucket, whose key is bound to parameter `param`, is not over its limit. */
+const within = (scope: Scope, param: number) =>
+  `coalesce((SELECT count FROM login_attempts WHERE key = ?${param}), 0) <= ${LOGIN_LIMITS[scope].limit}`;
+
+/**
+ * Counts this attempt in every bucket of the subject in one D1 batch (one transaction), before
+ * any password is checked, and throws 429 with Retry-After when a bucket is over its limit. Each
+ * count is one atomic upsert, so a burst of parallel attempts gets no more tries than serial ones.
+ * Windows older than the longest one are pruned in the same batch.
+ */
+export const countAttempt = async (db: D1Database, subject: LoginSubject) => {
   const now = nowSeconds();
-  for (const [scope, key] of subjectKeys(subject)) {
-    const row = await db
-      .prepare('SELECT window_start, count FROM login_attempts WHERE key = ?1')
-      .bind(key)
-      .first<{ window_start: number; count: number }>();
-    if (row && row.window_start > now - WINDOW_SECONDS && row.count >= LIMITS[scope]) {
-      throw tooManyRequests(row.window_start + WINDOW_SECONDS - now);
+  const keys = keysOf(subject);
+  const order = (['pair', 'address', 'email'] as const).filter((scope) => keys[scope] !== undefined);
+  const statements = order.map((scope, i) => {
+    const narrower = order.slice(0, i);
+    const gate = narrower.map((other, j) => within(other, 4 + j)).join(' AND ') || 'true';
+    return db
+      .prepare(UPSERT.replace('{gate}', gate))
+      .bind(keys[scope], now, LOGIN_LIMITS[scope].seconds, ...narrower.map((other) => keys[other]));
+  });
+  const [, ...results] = await db.batch<{ count: number; window_start: number }>([
+    db.prepare('DELETE FROM login_attempts WHERE window_start <= ?1').bind(now - LONGEST_WINDOW),
+    ...statements,
+  ]);
+  let retryAfter = 0;
+  order.forEach((scope, i) => {
+    const row = results[i]?.results[0];
+    if (row && row.count > LOGIN_LIMITS[scope].limit) {
+      retryAfter = Math.max(retryAfter, row.window_start + LOGIN_LIMITS[scope].seconds - now);
     }
-  }
+  });
+  if (retryAfter > 0) throw tooManyRequests(retryAfter);
 };
 
-export const recordFailure = (db: D1Database, subject: LoginSubject) => {
-  const now = nowSeconds();
-  const upsert = db.prepare(
-    `INSERT INTO login_attempts (key, window_start, count) VALUES (?1, ?2, 1)
-     ON CONFLICT (key) DO UPDATE SET
-       count = CASE WHEN window_start <= ?2 - ?3 THEN 1 ELSE count + 1 END,
-       window_start = CASE WHEN window_start <= ?2 - ?3 THEN ?2 ELSE window_start END`,
-  );
-  return db.batch(subjectKeys(subject).map(([, key]) => upsert.bind(key, now, WINDOW_SECONDS)));
+/**
+ * A correct password gives its attempt back: the pair's failures are forgotten (this address
+ * knows the password), and the address and account counts drop by the one attempt.
+ */
+export const recordSuccess = (db: D1Database, subject: LoginSubject) => {
+  const keys = keysOf(subject);
+  return db.batch([
+    db.prepare('DELETE FROM login_attempts WHERE key = ?1').bind(keys.pair),
+    db.prepare('UPDATE login_attempts SET count = max(count - 1, 0) WHERE key IN (?1, ?2)').bind(keys.address ?? null, keys.email),
+  ]);
 };
-
-/** A correct password clears the account's failures, not the address's. */
-export const recordSuccess = (db: D1Database, subject: LoginSubject) =>
-  db.prepare('DELETE FROM login_attempts WHERE key = ?1').bind(keyOf('email', subject.email)).run();

@@ -2,9 +2,22 @@ import { sign, verify } from 'hono/jwt';
 
 const TOKEN_LIFETIME_SECONDS = 8 * 60 * 60;
 
+// A user id as the provider writes it: plain digits, no sign, no leading zero, no spaces, no
+// fraction or exponent. Number() would read `0x1a`, ` 26 `, `26.0` and `026` all as 26.
+const CANONICAL_ID = /^[1-9]\d{0,15}$/;
+
 export interface TokenSettings {
   secret: string;
   audience: string;
+}
+
+/** What a valid token says: whose it is, its own id (for sign-out) and when it expires. */
+export interface TokenClaims {
+  userId: number;
+  /** The token's `jti`: random, so a sign-out can end exactly this token. */
+  tokenId: string;
+  /** `exp`, in Unix seconds. */
+  expiresAt: number;
 }
 
 const requireSecret = (secret: string) => {
@@ -12,17 +25,27 @@ const requireSecret = (secret: string) => {
   return secret;
 };
 
-export const issueToken = (userId: number, { secret, audience }: TokenSettings) => {
+export const issueToken = ({ id }: { id: number }, { secret, audience }: TokenSettings) => {
   const now = Math.floor(Date.now() / 1000);
-  return sign({ sub: String(userId), aud: audience, iat: now, exp: now + TOKEN_LIFETIME_SECONDS }, requireSecret(secret), 'HS256');
+  return sign(
+    { sub: String(id), aud: audience, iat: now, exp: now + TOKEN_LIFETIME_SECONDS, jti: crypto.randomUUID() },
+    requireSecret(secret),
+    'HS256',
+  );
 };
 
-/** The user id the token was issued to, or null when it is invalid, expired or for another audience. */
-export const readToken = async (token: string, { secret, audience }: TokenSettings): Promise<number | null> => {
+/**
+ * The claims of a valid token, or null when it is invalid, expired, for another audience, or
+ * lacks what every token this provider issues has: `exp`, a canonical `sub` and a `jti`.
+ */
+export const readToken = async (token: string, { secret, audience }: TokenSettings): Promise<TokenClaims | null> => {
   try {
-    const payload = await verify(token, requireSecret(secret), { alg: 'HS256', aud: audience });
-    const id = Number(payload.sub);
-    return Number.isSafeInteger(id) && id > 0 ? id : null;
+    const { sub, exp, jti } = await verify(token, requireSecret(secret), { alg: 'HS256', aud: audience });
+    if (typeof sub !== 'string' || !CANONICAL_ID.test(sub)) return null;
+    if (typeof exp !== 'number' || !Number.isSafeInteger(exp)) return null;
+    if (typeof jti !== 'string' || !jti || jti.length > 64) return null;
+    const userId = Number(sub);
+    return Number.isSafeInteger(userId) ? { userId, tokenId: jti, expiresAt: exp } : null;
   } catch (error) {
     if (error instanceof Error && error.message === 'JWT_SECRET is not configured') throw error;
     return null;

@@ -1,5 +1,6 @@
 import type { Company, TicketCategory } from '../../../shared/types';
 import type { ListQuery } from '../../../shared/schemas/list';
+import { nameKey } from '../../../shared/schemas/text';
 import { conflict } from '../http/errors';
 import { containsPattern, pageOf, pageWindow } from '../http/pagination';
 import { NOW_SQL, assignments, insertSql, setSql, uniqueOr409, valuesOf } from './sql';
@@ -22,8 +23,14 @@ const base = (row: Record<string, unknown>) => ({
   updatedAt: row.updated_at as string,
 });
 
+// The name's look-alike-proof key is written in the same INSERT or UPDATE as the name, where the
+// UNIQUE index on name_key refuses a twin even when two requests race.
+const withNameKey = (fields: Record<string, unknown>) =>
+  typeof fields.name === 'string' ? { ...fields, nameKey: nameKey(fields.name) } : fields;
+
 const lookupStore = <T>(spec: LookupSpec<T>) => {
   const taken = `A ${spec.noun} with this name already exists`;
+  const columns = { ...spec.columns, nameKey: 'name_key' };
   return {
     list: async (db: D1Database, query: ListQuery) => {
       const { limit, offset } = pageWindow(query);
@@ -42,13 +49,13 @@ const lookupStore = <T>(spec: LookupSpec<T>) => {
     },
 
     insert: async (db: D1Database, fields: Record<string, unknown>) => {
-      const list = assignments(fields, spec.columns);
+      const list = assignments(withNameKey(fields), columns);
       const row = await uniqueOr409(db.prepare(insertSql(spec.table, list)).bind(...valuesOf(list)).first(), taken);
       return spec.toApi(row as Record<string, unknown>);
     },
 
     update: async (db: D1Database, id: number, changes: Record<string, unknown>) => {
-      const list = assignments(changes, spec.columns);
+      const list = assignments(withNameKey(changes), columns);
       const set = [setSql(list, 2), `updated_at = ${NOW_SQL}`].filter(Boolean).join(', ');
       const row = await uniqueOr409(
         db.prepare(`UPDATE ${spec.table} SET ${set} WHERE id = ?1 RETURNING *`).bind(id, ...valuesOf(list)).first(),

@@ -12,6 +12,7 @@ export const DATA_TABLES = [
   'statements',
   'invoice_lines',
   'login_attempts',
+  'revoked_tokens',
 ] as const;
 
 export type DataTable = (typeof DATA_TABLES)[number];

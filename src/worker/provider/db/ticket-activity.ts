@@ -1,5 +1,6 @@
-import type { CommentPayload, TimeEntryPayload } from '../../../shared/schemas/tickets';
+import { MINUTES_PER_DAY, type CommentPayload, type TimeEntryPayload } from '../../../shared/schemas/tickets';
 import type { TicketComment, TimeEntry } from '../../../shared/types';
+import { conflict } from '../http/errors';
 
 type Row = Record<string, unknown>;
 const USER_NAME = "u.first_name || ' ' || u.surname AS user_name";
@@ -52,13 +53,20 @@ export const listTimeEntries = async (db: D1Database, ticketId: number) =>
       .all<Row>()
   ).results.map(toTimeEntry);
 
+/**
+ * Adds a time entry unless it would take the person's total for that day over 24 hours: the sum
+ * is read inside the INSERT, so two entries sent at once cannot both slip under the limit.
+ */
 export const insertTimeEntry = async (db: D1Database, ticketId: number, userId: number, entry: TimeEntryPayload) => {
   const row = await db
     .prepare(
-      `INSERT INTO time_entries (ticket_id, user_id, work_date, minutes, note, billable) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+      `INSERT INTO time_entries (ticket_id, user_id, work_date, minutes, note, billable)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6
+       WHERE (SELECT coalesce(sum(minutes), 0) FROM time_entries WHERE user_id = ?2 AND work_date = ?3) + ?4 <= ?7
        RETURNING *, (SELECT first_name || ' ' || surname FROM users WHERE id = ?2) AS user_name`,
     )
-    .bind(ticketId, userId, entry.workDate, entry.minutes, entry.note ?? '', entry.billable === false ? 0 : 1)
+    .bind(ticketId, userId, entry.workDate, entry.minutes, entry.note ?? '', entry.billable === false ? 0 : 1, MINUTES_PER_DAY)
     .first<Row>();
-  return toTimeEntry(row as Row);
+  if (!row) throw conflict(`Time logged on ${entry.workDate} would come to more than 24 hours`);
+  return toTimeEntry(row);
 };

@@ -32,10 +32,6 @@ export const findUser = async (db: D1Database, id: number) => {
   return row ? toUser(row) : null;
 };
 
-/** Whether the account exists and may sign in; the check behind every signed-in call. */
-export const isActiveUser = async (db: D1Database, id: number) =>
-  (await db.prepare('SELECT is_active FROM users WHERE id = ?1').bind(id).first<{ is_active: number }>())?.is_active === 1;
-
 export const findCredentials = (db: D1Database, email: string) =>
   db
     .prepare(`SELECT ${COLUMNS}, password_hash FROM users WHERE email = ?1`)

@@ -2,33 +2,37 @@ import { Hono } from 'hono';
 import { loginSchema } from '../../../shared/schemas/auth';
 import type { LoginResponse } from '../../../shared/types';
 import { DUMMY_HASH, verifyPassword } from '../auth/password';
-import { assertNotLimited, recordFailure, recordSuccess } from '../auth/rate-limit';
+import { countAttempt, recordSuccess } from '../auth/rate-limit';
 import { issueToken } from '../auth/token';
+import { revokeSession } from '../db/sessions';
 import { findCredentials } from '../db/users';
-import type { ProviderEnv } from '../http/auth';
+import { requireAuth, type ProviderEnv } from '../http/auth';
 import { unauthorized } from '../http/errors';
 import { readBody } from '../http/validate';
 
-// The passthrough sets X-Forwarded-For from the connecting address; the embedded provider is
-// only reachable through it, so the header can be trusted here.
-const clientAddress = (header: string | undefined) => header?.split(',')[0]?.trim() || 'unknown';
+// The passthrough sets X-Forwarded-For only from an address the Worker trusts (see
+// src/worker/client-address.ts); the embedded provider is only reachable through it.
+const clientAddress = (header: string | undefined) => header?.split(',')[0]?.trim() || null;
 
-export const authRoutes = new Hono<ProviderEnv>().post('/login', async (c) => {
-  const { username, password, audience } = await readBody(c, loginSchema);
-  if (audience !== c.env.APP_AUDIENCE) throw unauthorized('Unknown audience');
+export const authRoutes = new Hono<ProviderEnv>()
+  .post('/login', async (c) => {
+    const { username, password, audience } = await readBody(c, loginSchema);
+    if (audience !== c.env.APP_AUDIENCE) throw unauthorized('Unknown audience');
 
-  const subject = { email: username, ip: clientAddress(c.req.header('x-forwarded-for')) };
-  await assertNotLimited(c.env.DB, subject);
+    const subject = { email: username, ip: clientAddress(c.req.header('x-forwarded-for')) };
+    await countAttempt(c.env.DB, subject);
 
-  const credentials = await findCredentials(c.env.DB, username);
-  const passwordOk = await verifyPassword(password, credentials?.passwordHash ?? DUMMY_HASH);
-  if (!credentials || !passwordOk || !credentials.user.isActive) {
-    await recordFailure(c.env.DB, subject);
-    throw unauthorized('Invalid email or password');
-  }
-  await recordSuccess(c.env.DB, subject);
+    const credentials = await findCredentials(c.env.DB, username);
+    const passwordOk = await verifyPassword(password, credentials?.passwordHash ?? DUMMY_HASH);
+    if (!credentials || !passwordOk || !credentials.user.isActive) throw unauthorized('Invalid email or password');
+    await recordSuccess(c.env.DB, subject);
 
-  const { user } = credentials;
-  const token = await issueToken(user.id, { secret: c.env.JWT_SECRET, audience: c.env.APP_AUDIENCE });
-  return c.json<LoginResponse>({ token, firstName: user.firstName, surname: user.surname, email: user.email, userId: user.id });
-});
+    const { user } = credentials;
+    const token = await issueToken(user, { secret: c.env.JWT_SECRET, audience: c.env.APP_AUDIENCE });
+    return c.json<LoginResponse>({ token, firstName: user.firstName, surname: user.surname, email: user.email, userId: user.id });
+  })
+  // Ends the presented token on the server; every later call with it gets 401.
+  .post('/logout', requireAuth, async (c) => {
+    await revokeSession(c.env.DB, c.get('token'));
+    return c.body(null, 204);
+  });

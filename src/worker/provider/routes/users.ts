@@ -5,6 +5,7 @@ import { findUser, insertUser, listUsers, updatePasswordHash, updateUser } from 
 import { assertSelf, requireAuth, type ProviderEnv } from '../http/auth';
 import { badRequest } from '../http/errors';
 import { foundOr404, readId } from '../http/params';
+import { assertNewPassword } from '../http/password-policy';
 import { readBody, readQuery } from '../http/validate';
 
 const NOUN = 'User';
@@ -14,6 +15,7 @@ export const userRoutes = new Hono<ProviderEnv>()
   .get('/', async (c) => c.json(await listUsers(c.env.DB, await readQuery(c, userListQuerySchema))))
   .post('/', async (c) => {
     const { password, ...user } = await readBody(c, createUserSchema);
+    await assertNewPassword(password, user.email, 'password');
     return c.json(await insertUser(c.env.DB, { ...user, passwordHash: await hashPassword(password) }), 201);
   })
   .patch('/', async (c) => {
@@ -31,6 +33,7 @@ export const userRoutes = new Hono<ProviderEnv>()
   .patch('/change-password', async (c) => {
     const { id, newPassword } = await readBody(c, changePasswordSchema);
     assertSelf(c.get('userId'), id);
+    await assertNewPassword(newPassword, foundOr404(await findUser(c.env.DB, id), NOUN).email, 'newPassword');
     await updatePasswordHash(c.env.DB, id, await hashPassword(newPassword));
     return c.json({ message: 'Password changed' });
   })
