@@ -6,4 +6,9 @@ export interface Env {
   APP_AUDIENCE: string;
   UPSTREAM_API_URL: string;
   JWT_SECRET: string;
+  /** The sender block of printed statements. */
+  ORG_NAME?: string;
+  ORG_ADDRESS?: string;
+  /** Days from a statement's issue to its due date; 30 when unset. */
+  PAYMENT_TERMS_DAYS?: string;
 }

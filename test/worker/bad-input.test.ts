@@ -51,7 +51,7 @@ beforeAll(async () => {
   const category = await post('ticket-categories', { name: 'Bad Input Cat' });
   const ticket = await post('tickets', { title: 'Bad input target' });
   const line = await post('invoices/autofi/lines', { period: '2030-01', description: 'Target', quantity: 1, unitPriceCents: 100 });
-  await post('invoices/gifs-sla/lines', { period: '2030-02', description: 'SLA', quantity: 1, unitPriceCents: 100 });
+  await post('invoices/gifs-sla/lines', { period: '2030-02', description: 'SLA', quantity: 1, unitPriceCents: 100, status: 'approved' });
   const statement = await post('invoices/gifs/statements', { period: '2030-02' });
 
   endpoints = [

@@ -1,33 +1,67 @@
-import { Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import type { StatementTarget } from '../../../shared/schemas/invoices';
 import type { StatementDetail } from '../../../shared/types';
 import { formatCents, formatDate } from '../../lib/format';
 import { Facts } from '../../lib/ui/Facts';
 import { STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS, periodLabel } from './labels';
-import classes from './print.module.css';
 
 interface Props {
   statement: StatementDetail;
   busy: boolean;
-  onAdvance: (status: 'issued' | 'paid') => void;
+  onAsk: (target: StatementTarget) => void;
 }
 
-/** A statement with its lines and total; prints on its own (see print.module.css). */
-export function StatementView({ statement, busy, onAdvance }: Props) {
+const printButton = (
+  <Button key="print" variant="default" onClick={() => window.print()}>
+    Print
+  </Button>
+);
+
+/**
+ * The moves a statement can make next, each only opening its confirmation. "Issue statement" is
+ * first and "Print" takes its place once issued, so "Mark paid" never appears where "Issue
+ * statement" was; the dialogs are centred, away from this row at the top.
+ */
+function StatementActions({ statement, busy, onAsk }: Props) {
+  const ask = (target: StatementTarget, label: string, color?: string) => (
+    <Button key={target} color={color} variant={target === 'void' ? 'outline' : 'filled'} onClick={() => onAsk(target)} disabled={busy}>
+      {label}
+    </Button>
+  );
+  const buttons =
+    statement.status === 'open'
+      ? [ask('issued', 'Issue statement'), printButton]
+      : statement.status === 'issued'
+        ? [printButton, ask('paid', 'Mark paid', 'green'), ask('void', 'Void statement', 'red')]
+        : [printButton];
+  return <Group data-testid="statement-actions">{buttons}</Group>;
+}
+
+/** A statement with its lines and total; the printed document is StatementDocument. */
+export function StatementView(props: Props) {
+  const { statement } = props;
   return (
-    <Stack className={classes.printable} data-testid="statement-view">
+    <Stack data-testid="statement-view">
       <div>
         <Title order={2} size="h3">
-          GIFS statement · {periodLabel(statement.period)}
+          {statement.number} · {periodLabel(statement.period)}
         </Title>
         <Text c="dimmed" size="sm">
-          Statement #{statement.id}
+          {statement.sequence > 1 ? 'Supplementary GIFS statement' : 'GIFS statement'}
           {statement.companyName ? ` for ${statement.companyName}` : ''}
         </Text>
       </div>
+      <StatementActions {...props} />
+      {statement.status === 'void' ? (
+        <Alert color="red" title="Void">
+          Voided {formatDate(statement.voidedAt)}: {statement.voidReason}. Its lines went back to approved to be billed again.
+        </Alert>
+      ) : null}
       <Facts
         items={[
           ['Status', <Badge color={STATEMENT_STATUS_COLORS[statement.status]} variant="light">{STATEMENT_STATUS_LABELS[statement.status]}</Badge>],
           ['Issued', formatDate(statement.issuedAt)],
+          ['Due', statement.dueOn ? formatDate(`${statement.dueOn}T00:00:00`) : '—'],
           ['Lines', statement.lineCount],
         ]}
       />
@@ -66,21 +100,6 @@ export function StatementView({ statement, busy, onAdvance }: Props) {
           </Table.Tfoot>
         </Table>
       </Table.ScrollContainer>
-      <Group className={classes.noPrint}>
-        {statement.status === 'open' ? (
-          <Button onClick={() => onAdvance('issued')} loading={busy} disabled={busy}>
-            Mark issued
-          </Button>
-        ) : null}
-        {statement.status === 'issued' ? (
-          <Button color="green" onClick={() => onAdvance('paid')} loading={busy} disabled={busy}>
-            Mark paid
-          </Button>
-        ) : null}
-        <Button variant="default" onClick={() => window.print()}>
-          Print
-        </Button>
-      </Group>
     </Stack>
   );
 }
