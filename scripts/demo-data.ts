@@ -64,7 +64,7 @@ export const fillDemoData = async (db: D1Database, { tickets = 2000, seed = 2026
     ...COMPANIES.map(([name, code]) =>
       db
         .prepare('INSERT OR IGNORE INTO companies (name, code, email, phone, address) VALUES (?1, ?2, ?3, ?4, ?5)')
-        .bind(name, code, `accounts@${code.toLowerCase()}.example`, `+27 21 555 ${String(random.int(1000, 9999))}`, `${random.int(1, 200)} Main Road`),
+        .bind(name, code, `accounts@${code.toLowerCase()}.example`, `+27 21 555 ${String(random.int(1000, 9999))}`, `${random.int(1, 200)} Main Road\nCape Town 8001`),
     ),
     ...CATEGORIES.map(([name, description]) =>
       db.prepare('INSERT OR IGNORE INTO ticket_categories (name, description) VALUES (?1, ?2)').bind(name, description),
