@@ -202,11 +202,11 @@ describe('line editing', () => {
     await expect.poll(() => ledger.locator('tbody tr').count(), POLL).toBeGreaterThan(0);
     const align = (table: typeof ledger, column: number) =>
       table.evaluate((t, n) => [...t.querySelectorAll(`tr > :nth-child(${n})`)].map((cell) => getComputedStyle(cell).textAlign), column);
-    for (const column of [4, 5, 6]) expect(new Set(await align(ledger, column))).toEqual(new Set(['right']));
+    for (const column of [4, 5, 6]) expect(new Set(await align(ledger, column)), `ledger column ${column}`).toEqual(new Set(['right']));
     await page.goto('/invoices/gifs/statement');
     const list = page.getByRole('table', { name: 'Statements', exact: true });
     await expect.poll(() => list.locator('tbody tr').count(), POLL).toBeGreaterThan(0);
-    for (const column of [5, 7]) expect(new Set(await align(list, column))).toEqual(new Set(['right']));
+    for (const column of [5, 7]) expect(new Set(await align(list, column)), `statements column ${column}`).toEqual(new Set(['right']));
   });
 });
 
@@ -265,7 +265,7 @@ describe('printed statement', () => {
       'Example Services Ltd',
       '1 Harbour Street',
       'Springfield 4000',
-      'Bill to',
+      'BILL TO',
       company.name,
       '12 Quay Street',
       'Port Elizabeth 6001',

@@ -11,30 +11,54 @@ interface Props {
   onAsk: (target: StatementTarget) => void;
 }
 
-const printButton = (
-  <Button key="print" variant="default" onClick={() => window.print()}>
-    Print
-  </Button>
-);
-
-/**
- * The moves a statement can make next, each only opening its confirmation. "Issue statement" is
- * first and "Print" takes its place once issued, so "Mark paid" never appears where "Issue
- * statement" was; the dialogs are centred, away from this row at the top.
- */
-function StatementActions({ statement, busy, onAsk }: Props) {
-  const ask = (target: StatementTarget, label: string, color?: string) => (
-    <Button key={target} color={color} variant={target === 'void' ? 'outline' : 'filled'} onClick={() => onAsk(target)} disabled={busy}>
-      {label}
+function PrintButton() {
+  return (
+    <Button variant="default" onClick={() => window.print()}>
+      Print
     </Button>
   );
-  const buttons =
-    statement.status === 'open'
-      ? [ask('issued', 'Issue statement'), printButton]
-      : statement.status === 'issued'
-        ? [printButton, ask('paid', 'Mark paid', 'green'), ask('void', 'Void statement', 'red')]
-        : [printButton];
-  return <Group data-testid="statement-actions">{buttons}</Group>;
+}
+
+/**
+ * The next step of an open or issued statement, each only opening its confirmation. "Issue
+ * statement" sits on the left and "Mark paid" on the right, so the next step never appears where
+ * the last one was clicked; both are in the top row, above where a centred dialog's button can be.
+ */
+function StatementActions({ statement, busy, onAsk }: Props) {
+  if (statement.status === 'open') {
+    return (
+      <Group justify="space-between" data-testid="statement-actions">
+        <Button onClick={() => onAsk('issued')} disabled={busy}>
+          Issue statement
+        </Button>
+        <PrintButton />
+      </Group>
+    );
+  }
+  return (
+    <Group justify="space-between" data-testid="statement-actions">
+      <PrintButton />
+      {statement.status === 'issued' ? (
+        <Button color="green" onClick={() => onAsk('paid')} disabled={busy}>
+          Mark paid
+        </Button>
+      ) : null}
+    </Group>
+  );
+}
+
+/** Voiding is the exception, so it waits at the end of the statement, away from the next step. */
+function VoidSection({ busy, onAsk }: Omit<Props, 'statement'>) {
+  return (
+    <Group justify="space-between" wrap="wrap" data-testid="statement-void">
+      <Text size="sm" c="dimmed">
+        Issued in error? Voiding returns its lines to be billed again.
+      </Text>
+      <Button color="red" variant="outline" onClick={() => onAsk('void')} disabled={busy}>
+        Void statement
+      </Button>
+    </Group>
+  );
 }
 
 /** A statement with its lines and total; the printed document is StatementDocument. */
@@ -100,6 +124,7 @@ export function StatementView(props: Props) {
           </Table.Tfoot>
         </Table>
       </Table.ScrollContainer>
+      {statement.status === 'issued' ? <VoidSection busy={props.busy} onAsk={props.onAsk} /> : null}
     </Stack>
   );
 }
