@@ -13,7 +13,8 @@ const validate = validateWith(updateLineSchema);
 
 const amountOf = (values: LineChanges) => {
   const { quantity, unitPriceCents } = values;
-  return Number.isFinite(quantity) && Number.isFinite(unitPriceCents) ? formatCents((quantity ?? 0) * (unitPriceCents ?? 0)) : '—';
+  const valid = Number.isInteger(quantity) && (quantity ?? -1) >= 0 && Number.isInteger(unitPriceCents);
+  return valid ? formatCents((quantity ?? 0) * (unitPriceCents ?? 0)) : '—';
 };
 
 /**

@@ -6,6 +6,8 @@ import { formatCents } from '../../lib/format';
 import { Facts } from '../../lib/ui/Facts';
 import { periodHasEnded, periodLabel } from './labels';
 
+const lineCount = (n: number) => `${n} ${n === 1 ? 'line' : 'lines'}`;
+
 const COPY: Record<StatementTarget, { title: string; confirm: string; color: string }> = {
   issued: { title: 'Issue statement', confirm: 'Issue statement', color: 'blue' },
   paid: { title: 'Mark statement paid', confirm: 'Mark paid', color: 'green' },
@@ -69,11 +71,11 @@ export function TransitionDialog({ statement, target, opened, busy, onCancel, on
             Lines added to {month} after this statement is issued will go on a supplementary statement.
           </Alert>
         ) : null}
-        {target === 'issued' ? <Text size="sm" c="dimmed">Once issued, its {statement.lineCount} lines are billed and can no longer change.</Text> : null}
+        {target === 'issued' ? <Text size="sm" c="dimmed">Once issued, its {lineCount(statement.lineCount)} are billed and can no longer change.</Text> : null}
         {target === 'void' ? (
           <>
             <Text size="sm" c="dimmed">
-              Its {statement.lineCount} lines return to approved and can be billed again. The statement stays listed as void.
+              Its {lineCount(statement.lineCount)} return to approved and can be billed again. The statement stays listed as void.
             </Text>
             <Textarea
               label="Reason"
