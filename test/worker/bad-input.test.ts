@@ -85,8 +85,8 @@ beforeAll(async () => {
       kinds: { period: 'period', description: 'paragraph', quantity: 'int', unitPriceCents: 'signedInt', reference: 'text', status: 'enum', companyId: 'nullableId' },
     },
     { method: 'PATCH', path: `invoices/lines/${line.id}`, valid: { quantity: 2 }, kinds: { quantity: 'int', unitPriceCents: 'signedInt', status: 'enum', description: 'paragraph' } },
-    { method: 'POST', path: 'invoices/gifs/statements', valid: { period: '2030-04' }, kinds: { period: 'period' } },
-    { method: 'PATCH', path: `invoices/gifs/statements/${statement.id}`, valid: { status: 'issued' }, kinds: { status: 'enum' } },
+    { method: 'POST', path: 'invoices/gifs/statements', valid: { period: '2030-04' }, kinds: { period: 'period', companyId: 'id' } },
+    { method: 'PATCH', path: `invoices/gifs/statements/${statement.id}`, valid: { status: 'issued', from: 'open' }, kinds: { status: 'enum', from: 'enum' } },
   ];
 }, 60_000);
 
