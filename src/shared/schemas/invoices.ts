@@ -14,10 +14,10 @@ export type StatementStatus = (typeof STATEMENT_STATUSES)[number];
 export const STATEMENT_TRANSITIONS = { issued: 'open', paid: 'issued', void: 'issued' } as const satisfies Record<string, StatementStatus>;
 export type StatementTarget = keyof typeof STATEMENT_TRANSITIONS;
 export const VOID_REASON_MAX = 500;
+export const VOID_REASON_REQUIRED = 'Give the reason for voiding';
 
 /** A statement's number: the first of a month is GIFS-2033-01-1, supplementary ones count on. */
 export const statementNumber = (period: string, sequence: number) => `GIFS-${period}-${sequence}`;
-export const VOID_REASON_REQUIRED = 'Give the reason for voiding';
 
 const PERIOD = /^\d{4}-(0[1-9]|1[0-2])$/;
 export const period = () => string().matches(PERIOD, 'Must be a month as YYYY-MM');
