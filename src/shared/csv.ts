@@ -1,26 +1,39 @@
 /**
- * CSV as RFC 4180 with one addition: a text cell that a spreadsheet would run as a formula
- * (starting with = + - @, tab or carriage return, other than a plain number such as -12.34)
- * gets a leading apostrophe.
+ * CSV as RFC 4180, made safe and typed for spreadsheets:
+ * - a text cell that a spreadsheet would run as a formula gets a leading apostrophe: one that
+ *   starts with = + - @, tab or carriage return, also after leading white space or invisible
+ *   characters (NBSP, zero-width space, BOM…), which spreadsheets skip before reading a formula;
+ * - a cell holding a comma, a semicolon (the separator in many locales), a quote or a line break
+ *   is quoted;
+ * - the file starts with a UTF-8 byte order mark, so Excel reads it as UTF-8.
+ * Numbers the app writes itself (counts, `CsvDecimal` money) are never prefixed.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
-const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+const FORMULA_START = /^[\p{White_Space}\p{Cf}]*[=+\-@]|^[\p{White_Space}\p{Cf}]*[\t\r]/u;
+const NEEDS_QUOTES = /[",;\r\n]/;
 
-export type CsvCell = string | number | boolean | null | undefined;
+export const CSV_BOM = '\uFEFF';
+
+/** A decimal the app formatted itself (money), written as a plain number. */
+export interface CsvDecimal {
+  readonly decimal: string;
+}
+
+export type CsvCell = string | number | boolean | CsvDecimal | null | undefined;
 
 export const csvCell = (value: CsvCell) => {
   if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return value.decimal;
   if (typeof value !== 'string') return String(value);
-  const safe = FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  const safe = FORMULA_START.test(value) ? `'${value}` : value;
+  return NEEDS_QUOTES.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
 
 export const toCsv = (header: string[], rows: CsvCell[][]) =>
-  [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  CSV_BOM + [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
 
-/** Integer cents as a plain decimal for spreadsheets: -1234 → "-12.34". */
-export const centsToDecimal = (cents: number) => {
+/** Integer cents as a plain decimal for spreadsheets: -1234 → -12.34. */
+export const centsToDecimal = (cents: number): CsvDecimal => {
   const sign = cents < 0 ? '-' : '';
   const abs = Math.abs(cents);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+  return { decimal: `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}` };
 };

@@ -123,7 +123,8 @@ export interface InvoiceLine {
   reference: string;
   status: 'draft' | 'approved' | 'invoiced';
   statementId: number | null;
-  statementStatus: 'open' | 'issued' | 'paid' | null;
+  statementStatus: Statement['status'] | null;
+  statementNumber: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -134,18 +135,34 @@ export interface LinePage extends Page<InvoiceLine> {
 
 export interface Statement {
   id: number;
+  /** `GIFS-<period>-<sequence>`: the first statement of a month is 1, supplementary ones follow. */
+  number: string;
+  sequence: number;
   companyId: number | null;
   companyName: string | null;
   period: string;
-  status: 'open' | 'issued' | 'paid';
+  status: 'open' | 'issued' | 'paid' | 'void';
   issuedAt: string | null;
+  voidedAt: string | null;
+  voidReason: string | null;
   totalCents: number;
   lineCount: number;
   createdAt: string;
   updatedAt: string;
 }
 
+/** Who sends the statement, from the provider's configuration (ORG_NAME, ORG_ADDRESS, PAYMENT_TERMS_DAYS). */
+export interface StatementIssuer {
+  name: string;
+  address: string;
+  paymentTermsDays: number;
+}
+
 export interface StatementDetail extends Statement {
+  companyAddress: string | null;
+  /** The issue date plus the payment terms, as YYYY-MM-DD; null until issued. */
+  dueOn: string | null;
+  issuer: StatementIssuer;
   lines: InvoiceLine[];
 }
 

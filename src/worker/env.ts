@@ -8,4 +8,9 @@ export interface Env {
   /** "true" where Cloudflare's edge sets CF-Connecting-IP (production); "false" in local runs. */
   TRUST_CF_CONNECTING_IP: string;
   JWT_SECRET: string;
+  /** The sender block of printed statements. */
+  ORG_NAME?: string;
+  ORG_ADDRESS?: string;
+  /** Days from a statement's issue to its due date; 30 when unset. */
+  PAYMENT_TERMS_DAYS?: string;
 }

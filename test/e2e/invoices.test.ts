@@ -142,7 +142,9 @@ describe('autofi ledger', () => {
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toBe(`autofi-${period}-lines.csv`);
-    const rows = csvLines(await downloadText(download));
+    const text = await downloadText(download);
+    expect(text.startsWith('\ufeff')).toBe(true);
+    const rows = csvLines(text);
     expect(rows[0]).toBe(CSV_HEADER);
     expect(rows.length - 1).toBe(month.totals.lines);
     const ids = rows.slice(1).map((row) => Number(row.split(',')[0]));
@@ -159,7 +161,7 @@ describe('GIFS statements', () => {
     const page = await chrome.open();
     await page.goto(`/invoices/gifs/statement?statementId=${latest.id}`);
     await heading(page, 'GIFS statements');
-    await expectText(drawerTitle(page), `Statement #${latest.id}`);
+    await expectText(drawerTitle(page), `Statement ${latest.number}`);
     const view = page.getByTestId('statement-view');
     await expectText(view.getByTestId('statement-total'), await moneyInPage(page, detail.totalCents));
     expect(detail.totalCents).toBe(detail.lines.reduce((sum, l) => sum + l.amountCents, 0));
@@ -167,10 +169,10 @@ describe('GIFS statements', () => {
     await screenshot(page, 'invoices-statement-desktop');
   });
 
-  it("'Generate statement' bills this month, 'Mark issued' and 'Mark paid' move it on, and a second one is refused", async () => {
+  it("'Generate statement' bills this month; 'Issue statement' and 'Mark paid' each confirm first; generating again has nothing left", async () => {
     const month = thisMonthUtc();
     expect((await statements()).items.map((s) => s.period)).not.toContain(month);
-    const [sla, azure] = [await lines('gifs-sla', `?period=${month}`), await lines('gifs-azure', `?period=${month}`)];
+    const [sla, azure] = [await lines('gifs-sla', `?period=${month}&status=approved`), await lines('gifs-azure', `?period=${month}&status=approved`)];
     expect(sla.totals.lines + azure.totals.lines).toBeGreaterThan(0);
     const expectedTotal = sla.totals.amountCents + azure.totals.amountCents;
 
@@ -189,20 +191,39 @@ describe('GIFS statements', () => {
     expect(response.status()).toBe(201);
     const created = (await response.json()) as StatementDetail;
     expect(created.totalCents).toBe(expectedTotal);
+    expect(created.number).toBe(`GIFS-${month}-1`);
     await toast(page, 'success', 'Statement generated').waitFor();
     await page.waitForURL((url) => url.searchParams.get('statementId') === String(created.id));
     const view = page.getByTestId('statement-view');
-    await expectText(view.getByTestId('statement-total'), await moneyInPage(page, expectedTotal));
+    const total = await moneyInPage(page, expectedTotal);
+    await expectText(view.getByTestId('statement-total'), total);
     await expectText(view.locator('.mantine-Badge-root').first(), 'Open');
     await screenshot(page, 'invoices-statement-generated-desktop');
 
-    await view.getByRole('button', { name: 'Mark issued' }).click();
+    // Issue: the dialog names the statement, company, period and total, and warns that the month is not over.
+    await view.getByRole('button', { name: 'Issue statement' }).click();
+    const confirm = page.getByTestId('transition-dialog');
+    await confirm.waitFor();
+    const question = await textOf(confirm.locator('p').first());
+    expect(question).toBe(`Issue statement ${created.number} to ${created.companyName} for ${label}?`);
+    await expectText(confirm.getByTestId('transition-total'), total);
+    await expectText(confirm.locator('.mantine-Alert-title'), `${label} has not ended yet`);
+    await screenshot(page, 'invoices-statement-issue-dialog-desktop');
+    const issuing = apiResponse(page, new RegExp(`^invoices/gifs/statements/${created.id}$`), 'PATCH');
+    await confirm.getByRole('button', { name: 'Issue statement' }).click();
+    expect((await issuing).request().postDataJSON()).toEqual({ status: 'issued', from: 'open' });
     await toast(page, 'success', 'Statement issued').waitFor();
     await expectText(view.locator('.mantine-Badge-root').first(), 'Issued');
+
     await view.getByRole('button', { name: 'Mark paid' }).click();
-    await toast(page, 'success', 'Statement paid').waitFor();
+    await expectText(confirm.locator('p').first(), `Record statement ${created.number} from ${created.companyName} for ${label} as paid in full?`);
+    expect(await confirm.locator('.mantine-Alert-root').count()).toBe(0);
+    const paying = apiResponse(page, new RegExp(`^invoices/gifs/statements/${created.id}$`), 'PATCH');
+    await confirm.getByRole('button', { name: 'Mark paid' }).click();
+    expect((await paying).request().postDataJSON()).toEqual({ status: 'paid', from: 'issued' });
+    await toast(page, 'success', 'Statement marked paid').waitFor();
     await expectText(view.locator('.mantine-Badge-root').first(), 'Paid');
-    expect(await view.getByRole('button', { name: /Mark/ }).count()).toBe(0);
+    expect(await view.getByRole('button', { name: /Mark|Issue|Void/ }).count()).toBe(0);
     const stored = await adminApi<StatementDetail>(`invoices/gifs/statements/${created.id}`);
     expect(stored.status).toBe('paid');
     expect(stored.issuedAt).not.toBeNull();
@@ -216,10 +237,10 @@ describe('GIFS statements', () => {
     await choose(page, modal(page).getByRole('combobox', { name: 'Month' }), label);
     const again = apiResponse(page, /^invoices\/gifs\/statements$/, 'POST');
     await modal(page).getByRole('button', { name: 'Generate' }).click();
-    expect((await again).status()).toBe(409);
+    expect((await again).status()).toBe(400);
     const error = toast(page, 'error', 'Statement not generated');
     await error.waitFor();
-    expect(await toastText(error)).toBe(`Statement not generated | A statement for ${month} already exists`);
+    expect(await toastText(error)).toBe(`Statement not generated | Nothing to bill for ${month}: no approved GIFS SLA or Azure lines are waiting for a statement`);
     expect((await statements()).items.filter((s) => s.period === month)).toHaveLength(1);
   });
 
@@ -295,7 +316,7 @@ describe('invoices at phone width', () => {
     await screenshot(page, 'invoices-gifs-phone');
     await page.goto(`/invoices/gifs/statement?statementId=${latest?.id}`);
     await heading(page, 'GIFS statements');
-    await expectText(drawerTitle(page), `Statement #${latest?.id}`);
+    await expectText(drawerTitle(page), `Statement ${latest?.number}`);
     await expectFullWidthDrawer(page);
     await screenshot(page, 'invoices-statement-phone');
     expect((await adminApiAnswer(`invoices/gifs/statements/${latest?.id}`)).status).toBe(200);

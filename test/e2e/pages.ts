@@ -185,8 +185,12 @@ export const downloadText = async (download: Download) => {
   return readFileSync(path, 'utf8');
 };
 
-/** CSV text as lines, without the trailing empty line. */
-export const csvLines = (csv: string) => csv.split(/\r?\n/).filter((line, i, all) => line !== '' || i < all.length - 1);
+/** CSV text as lines, without the byte order mark the app writes for Excel or the trailing empty line. */
+export const csvLines = (csv: string) =>
+  csv
+    .replace(/^\ufeff/, '')
+    .split(/\r?\n/)
+    .filter((line, i, all) => line !== '' || i < all.length - 1);
 
 /** Saves a screenshot as test-results/<name>.png. */
 export const screenshot = async (page: Page, name: string) => {

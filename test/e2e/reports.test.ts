@@ -151,6 +151,29 @@ describe('ticket report', () => {
     expect(cells).toEqual([first?.label, await numberInPage(page, first?.count ?? -1)]);
     await expectText(stat(page, 'stat-opened'), await numberInPage(page, byCompany.totals.opened));
   });
+
+  it('Export CSV writes opened and resolved as numeric columns of their own, after a BOM', async () => {
+    const { from, to } = range();
+    const report = await adminApi<TicketReport>(`reports/tickets?from=${from}&to=${to}&groupBy=status`);
+    const page = await chrome.open();
+    await page.goto('/reports/ticket-report/');
+    await heading(page, 'Ticket report');
+    await expectText(stat(page, 'stat-opened'), await numberInPage(page, report.totals.opened));
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const text = await downloadText(await downloading);
+    expect(text.startsWith('\ufeff')).toBe(true);
+    const rows = csvLines(text).map((row) => row.split(','));
+    expect(rows[0]).toEqual(['section', 'key', 'count', 'opened', 'resolved']);
+    const series = rows.filter(([section]) => section === 'opened_resolved');
+    expect(series.map(([, bucket]) => bucket)).toEqual(report.series.map((s) => s.bucket));
+    for (const row of series) expect(row[3]).toMatch(/^\d+$/);
+    expect(series.map((row) => [Number(row[3]), Number(row[4])])).toEqual(report.series.map((s) => [s.opened, s.resolved]));
+    expect(series.reduce((sum, row) => sum + Number(row[3]), 0)).toBe(report.totals.opened);
+    expect(text).not.toMatch(/\d+\/\d+/);
+    const groups = rows.filter(([section]) => section === 'status');
+    expect(groups.map((row) => Number(row[2]))).toEqual(report.groups.map((g) => g.count));
+  });
 });
 
 describe('reports at phone width', () => {

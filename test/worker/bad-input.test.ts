@@ -51,7 +51,7 @@ beforeAll(async () => {
   const category = await post('ticket-categories', { name: 'Bad Input Cat' });
   const ticket = await post('tickets', { title: 'Bad input target' });
   const line = await post('invoices/autofi/lines', { period: '2030-01', description: 'Target', quantity: 1, unitPriceCents: 100 });
-  await post('invoices/gifs-sla/lines', { period: '2030-02', description: 'SLA', quantity: 1, unitPriceCents: 100 });
+  await post('invoices/gifs-sla/lines', { period: '2030-02', description: 'SLA', quantity: 1, unitPriceCents: 100, status: 'approved' });
   const statement = await post('invoices/gifs/statements', { period: '2030-02' });
 
   endpoints = [
@@ -85,8 +85,8 @@ beforeAll(async () => {
       kinds: { period: 'period', description: 'paragraph', quantity: 'int', unitPriceCents: 'signedInt', reference: 'text', status: 'enum', companyId: 'nullableId' },
     },
     { method: 'PATCH', path: `invoices/lines/${line.id}`, valid: { quantity: 2 }, kinds: { quantity: 'int', unitPriceCents: 'signedInt', status: 'enum', description: 'paragraph' } },
-    { method: 'POST', path: 'invoices/gifs/statements', valid: { period: '2030-04' }, kinds: { period: 'period' } },
-    { method: 'PATCH', path: `invoices/gifs/statements/${statement.id}`, valid: { status: 'issued' }, kinds: { status: 'enum' } },
+    { method: 'POST', path: 'invoices/gifs/statements', valid: { period: '2030-04' }, kinds: { period: 'period', companyId: 'id' } },
+    { method: 'PATCH', path: `invoices/gifs/statements/${statement.id}`, valid: { status: 'issued', from: 'open' }, kinds: { status: 'enum', from: 'enum' } },
   ];
 }, 60_000);
 

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { InvoiceLine, LinePage, Page, Statement, StatementDetail } from '../../src/shared/types';
-import { api, signedIn } from './support';
+import type { InvoiceLine, LinePage } from '../../src/shared/types';
+import { api, expectError, signedIn } from './support';
 
 let token: string;
 const json = async <T>(res: Response) => (await res.json()) as T;
@@ -56,6 +56,7 @@ describe('invoice lines', () => {
     ['bad period', { period: '2031-13', quantity: 1, unitPriceCents: 1 }],
     ['period as a date', { period: '2031-01-01', quantity: 1, unitPriceCents: 1 }],
     ['unknown status', { period: '2031-01', quantity: 1, unitPriceCents: 1, status: 'paid' }],
+    ['invoiced with no statement', { period: '2031-01', quantity: 1, unitPriceCents: 1, status: 'invoiced' }],
     ['unknown company', { period: '2031-01', quantity: 1, unitPriceCents: 1, companyId: 999_999 }],
     ['amount sent by the client', { period: '2031-01', quantity: 1, unitPriceCents: 1, amountCents: 5 }],
   ])('refuses %s with 400 and stores nothing', async (_label, body) => {
@@ -65,9 +66,18 @@ describe('invoice lines', () => {
     expect(await env.DB.prepare('SELECT count(*) AS n FROM invoice_lines').first('n')).toBe(before);
   });
 
+  it('refuses to mark a line invoiced by hand: only an issued statement does that', async () => {
+    const line = await addLine('autofi', { period: '2031-04', quantity: 1, unitPriceCents: 100 });
+    const res = await api(`invoices/lines/${line.id}`, { method: 'PATCH', token, json: { status: 'invoiced' } });
+    const body = await expectError(res, 400);
+    expect(body.errors?.status).toContain('A line becomes invoiced only when its statement is issued');
+    expect(await json(await api(`invoices/lines/${line.id}`, { token }))).toMatchObject({ status: 'draft', statementId: null });
+  });
+
   it('answers 404 for an unknown source or line, 400 for bad filters', async () => {
     expect((await api('invoices/nope/lines', { token })).status).toBe(404);
     expect((await api('invoices/lines/999999', { token })).status).toBe(404);
+    expect((await api('invoices/lines/999999', { method: 'PATCH', token, json: { quantity: 1 } })).status).toBe(404);
     expect((await api('invoices/autofi/lines?period=May', { token })).status).toBe(400);
     expect((await api('invoices/autofi/lines?status=paid', { token })).status).toBe(400);
     expect((await api('invoices/autofi/lines')).status).toBe(401);
@@ -84,7 +94,9 @@ describe('CSV export', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/csv');
     expect(res.headers.get('content-disposition')).toContain('3dtracking-2032-05-lines.csv');
-    const text = await res.text();
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder().decode(bytes);
     const rows = text.split('\r\n');
     expect(rows[0]).toBe('id,source,period,company,description,quantity,unit_price,amount,reference,status,statement_id');
     expect(text).toContain(',"Units, ""rugged""\nsecond line",2,-12.34,-24.68,"\'=HYPERLINK(""x"")",draft,');
@@ -94,63 +106,19 @@ describe('CSV export', () => {
     const approved = await (await api('invoices/3dtracking/lines.csv?period=2032-05&status=approved', { token })).text();
     expect(approved.trim().split('\r\n')).toHaveLength(2);
   });
-});
 
-describe('GIFS statements', () => {
-  it('generates a statement from the period\'s SLA and Azure lines only, totalled to the cent', async () => {
-    await addLine('gifs-sla', { period: '2033-01', quantity: 1, unitPriceCents: 250_000 });
-    await addLine('gifs-azure', { period: '2033-01', quantity: 3, unitPriceCents: 10_001 });
-    await addLine('gifs-azure', { period: '2033-02', quantity: 1, unitPriceCents: 99 });
-    await addLine('autofi', { period: '2033-01', quantity: 1, unitPriceCents: 77 });
-
-    const res = await api('invoices/gifs/statements', { method: 'POST', token, json: { period: '2033-01' } });
-    expect(res.status).toBe(201);
-    const statement = await json<StatementDetail>(res);
-    expect(statement).toMatchObject({ period: '2033-01', status: 'open', totalCents: 280_003, lineCount: 2 });
-    expect(statement.lines.map((l) => l.source).sort()).toEqual(['gifs-azure', 'gifs-sla']);
-    expect(statement.lines.every((l) => l.status === 'invoiced' && l.statementId === statement.id)).toBe(true);
-
-    const again = await api('invoices/gifs/statements', { method: 'POST', token, json: { period: '2033-01' } });
-    expect(again.status).toBe(409);
-    expect(await json(again)).toMatchObject({ status: 409, detail: expect.stringContaining('2033-01') });
-  });
-
-  it('keeps the total equal to its lines when an open statement\'s line changes', async () => {
-    const line = await addLine('gifs-sla', { period: '2033-03', quantity: 1, unitPriceCents: 1000 });
-    const statement = await json<StatementDetail>(await api('invoices/gifs/statements', { method: 'POST', token, json: { period: '2033-03' } }));
-    await api(`invoices/lines/${line.id}`, { method: 'PATCH', token, json: { quantity: 4 } });
-    const after = await json<StatementDetail>(await api(`invoices/gifs/statements/${statement.id}`, { token }));
-    expect(after.totalCents).toBe(4000);
-    expect(after.totalCents).toBe(after.lines.reduce((sum, l) => sum + l.amountCents, 0));
-  });
-
-  it('moves open → issued → paid, refuses other steps, and locks lines once issued', async () => {
-    const line = await addLine('gifs-azure', { period: '2033-04', quantity: 1, unitPriceCents: 500 });
-    const { id } = await json<StatementDetail>(await api('invoices/gifs/statements', { method: 'POST', token, json: { period: '2033-04' } }));
-    const mark = (status: string) => api(`invoices/gifs/statements/${id}`, { method: 'PATCH', token, json: { status } });
-
-    expect((await mark('paid')).status).toBe(409);
-    const issued = await mark('issued');
-    expect(issued.status).toBe(200);
-    expect(await json(issued)).toMatchObject({ status: 'issued', issuedAt: expect.stringMatching(/^\d{4}-/) });
-    expect((await mark('issued')).status).toBe(409);
-    expect((await api(`invoices/lines/${line.id}`, { method: 'PATCH', token, json: { quantity: 9 } })).status).toBe(409);
-    expect(await json(await mark('paid'))).toMatchObject({ status: 'paid' });
-    expect((await mark('open')).status).toBe(400);
-    expect((await api(`invoices/lines/${line.id}`, { token }).then((r) => json<InvoiceLine>(r))).amountCents).toBe(500);
-  });
-
-  it('refuses a month with nothing to bill and bad periods', async () => {
-    expect((await api('invoices/gifs/statements', { method: 'POST', token, json: { period: '2039-01' } })).status).toBe(400);
-    expect((await api('invoices/gifs/statements', { method: 'POST', token, json: { period: '2039-1' } })).status).toBe(400);
-    expect((await api('invoices/gifs/statements', { method: 'POST', token, json: {} })).status).toBe(400);
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM statements WHERE period LIKE '2039%'").first('n')).toBe(0);
-  });
-
-  it('lists statements newest period first', async () => {
-    const page = await json<Page<Statement>>(await api('invoices/gifs/statements', { token }));
-    const periods = page.items.map((s) => s.period);
-    expect(periods).toEqual([...periods].sort().reverse());
-    expect((await api('invoices/gifs/statements/999999', { token })).status).toBe(404);
+  it('neutralises formulas in the cells users type, behind white space and invisible characters too', async () => {
+    const hostile = ['Tracker;=1+1', ' =1+1', '\u00a0=1+1', '\u200b+1', '\ufeff@SUM(A1)', '\t-2+3', '-5'];
+    for (const [n, description] of hostile.entries()) await addLine('3dtracking', { period: '2032-07', quantity: 1, unitPriceCents: -250, description, reference: `R${n}` });
+    const text = (await (await api('invoices/3dtracking/lines.csv?period=2032-07', { token })).text()).replace(/^\ufeff/, '');
+    const rows = text.trim().split('\r\n').slice(1);
+    // id,source,period,company,description,… — the description is the fifth column.
+    const descriptions = rows.map((row) => row.split(',').slice(4, -6).join(','));
+    // Text is trimmed of white space and invisible characters as it is stored (issue 15), so each
+    // hostile cell reaches the export starting with its formula character; csv.test.ts checks the
+    // export of cells that still carry them.
+    expect(descriptions.sort()).toEqual(['"Tracker;=1+1"', "'=1+1", "'=1+1", "'+1", "'@SUM(A1)", "'-2+3", "'-5"].sort());
+    // Money the app writes stays a plain negative number.
+    for (const row of rows) expect(row).toContain(',1,-2.50,-2.50,');
   });
 });

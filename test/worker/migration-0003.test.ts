@@ -36,7 +36,8 @@ beforeAll(async () => {
   ]);
   snapshot = Object.fromEntries(await Promise.all(TABLES.map(async (table) => [table, await rowsOf(table)] as const)));
   indexesBefore = (await schemaOf(db())).filter((entry) => entry.type === 'index').map((entry) => entry.name);
-  await applyD1Migrations(db(), env.TEST_MIGRATIONS);
+  // Only through 0003: later migrations reshape tables for their own reasons and test that themselves.
+  await applyD1Migrations(db(), env.TEST_MIGRATIONS.filter((migration) => /^000[123]_/.test(migration.name)));
 });
 
 describe('migration 0003 over existing data', () => {

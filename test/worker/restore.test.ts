@@ -35,7 +35,7 @@ it('restores a backup row for row on every table, awkward text included', async 
   );
   await api(`tickets/${ticket.id}/comments`, { method: 'POST', token, json: { body: "It's \\ back' || char(10) || 'slash" } });
   await api(`tickets/${ticket.id}/time-entries`, { method: 'POST', token, json: { workDate: '2026-02-27', minutes: 45, billable: false } });
-  await api('invoices/gifs-sla/lines', { method: 'POST', token, json: { period: '2026-02', description: 'SLA', quantity: 1, unitPriceCents: 450_000 } });
+  await api('invoices/gifs-sla/lines', { method: 'POST', token, json: { period: '2026-02', description: 'SLA', quantity: 1, unitPriceCents: 450_000, status: 'approved' } });
   await api('invoices/gifs/statements', { method: 'POST', token, json: { period: '2026-02' } });
 
   const backup = await takeBackup();

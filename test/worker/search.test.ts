@@ -154,7 +154,7 @@ describe('records other than tickets', () => {
       await api('invoices/gifs-sla/lines', { method: 'POST', token, json: { period: '2031-09', description: 'SLA', quantity: 1, unitPriceCents: 100, reference, status: 'approved' } })
     ).json()) as { id: number };
     const statement = (await (await api('invoices/gifs/statements', { method: 'POST', token, json: { period: '2031-09' } })).json()) as { id: number };
-    for (const q of ['2031-09', '2031-0', 'September 2031', 'sep 2031']) {
+    for (const q of ['2031-09', '2031-0', 'September 2031', 'sep 2031', 'GIFS-2031-09-1']) {
       expect((await search(q)).some((item) => item.type === 'statement' && item.id === statement.id), q).toBe(true);
     }
     expect((await search('October 2031')).some((item) => item.type === 'statement' && item.id === statement.id)).toBe(false);

@@ -1,13 +1,23 @@
 import { number, object, string, type InferType } from 'yup';
-import { filledParagraph, line, recordId } from './fields';
+import { filledLine, filledParagraph, line, recordId } from './fields';
 import { listQuerySchema } from './list';
 
 export const INVOICE_SOURCES = ['autofi', '3dtracking', 'gifs-sla', 'gifs-azure'] as const;
 export type InvoiceSource = (typeof INVOICE_SOURCES)[number];
 export const LINE_STATUSES = ['draft', 'approved', 'invoiced'] as const;
 export type LineStatus = (typeof LINE_STATUSES)[number];
-export const STATEMENT_STATUSES = ['open', 'issued', 'paid'] as const;
+/** The statuses a caller may set on a line; `invoiced` follows from the line's statement being issued. */
+export const EDITABLE_LINE_STATUSES = ['draft', 'approved'] as const;
+export const STATEMENT_STATUSES = ['open', 'issued', 'paid', 'void'] as const;
 export type StatementStatus = (typeof STATEMENT_STATUSES)[number];
+/** The moves a statement can make (DESIGN.md §10): open → issued → paid, or issued → void. */
+export const STATEMENT_TRANSITIONS = { issued: 'open', paid: 'issued', void: 'issued' } as const satisfies Record<string, StatementStatus>;
+export type StatementTarget = keyof typeof STATEMENT_TRANSITIONS;
+export const VOID_REASON_MAX = 500;
+export const VOID_REASON_REQUIRED = 'Give the reason for voiding';
+
+/** A statement's number: the first of a month is GIFS-2033-01-1, supplementary ones count on. */
+export const statementNumber = (period: string, sequence: number) => `GIFS-${period}-${sequence}`;
 
 const PERIOD = /^\d{4}-(0[1-9]|1[0-2])$/;
 export const period = () => string().matches(PERIOD, 'Must be a month as YYYY-MM');
@@ -17,6 +27,11 @@ const quantity = () => number().integer('Must be a whole number').min(0, 'Must n
 const unitPriceCents = () =>
   number().integer('Must be whole cents').min(-100_000_000, 'Too small').max(100_000_000, 'Too large');
 const lineStatus = () => string().oneOf(LINE_STATUSES, `Must be one of ${LINE_STATUSES.join(', ')}`);
+const INVOICED_ONLY_BY_STATEMENT = 'A line becomes invoiced only when its statement is issued';
+const editableLineStatus = () =>
+  string()
+    .notOneOf(['invoiced'], INVOICED_ONLY_BY_STATEMENT)
+    .oneOf(EDITABLE_LINE_STATUSES, `Must be one of ${EDITABLE_LINE_STATUSES.join(', ')}`);
 
 export const createLineSchema = object({
   companyId: recordId().nullable(),
@@ -25,7 +40,7 @@ export const createLineSchema = object({
   quantity: quantity().required('Required'),
   unitPriceCents: unitPriceCents().required('Required'),
   reference: line(100),
-  status: lineStatus(),
+  status: editableLineStatus(),
 });
 export type LinePayload = InferType<typeof createLineSchema>;
 
@@ -34,7 +49,7 @@ export const updateLineSchema = object({
   quantity: quantity(),
   unitPriceCents: unitPriceCents(),
   reference: line(100),
-  status: lineStatus(),
+  status: editableLineStatus(),
 });
 export type LineChanges = InferType<typeof updateLineSchema>;
 
@@ -44,8 +59,23 @@ export const lineListQuerySchema = listQuerySchema.shape({
 });
 export type LineListQuery = InferType<typeof lineListQuerySchema>;
 
-export const createStatementSchema = object({ period: period().required('Required') });
+/** Bills a month's approved GIFS lines that are on no statement yet; `companyId` picks one company's. */
+export const createStatementSchema = object({ period: period().required('Required'), companyId: recordId() });
+export type StatementRequest = InferType<typeof createStatementSchema>;
+
+const TARGETS = Object.keys(STATEMENT_TRANSITIONS) as StatementTarget[];
+
+/**
+ * A move to `status`. `from` names the status the caller saw, so a repeated or stale request
+ * gets 409 instead of taking the next step; a void needs its reason, and nothing else takes one.
+ */
 export const updateStatementSchema = object({
-  status: string().oneOf(['issued', 'paid'], 'Must be issued or paid').required('Required'),
+  status: string<StatementTarget>().oneOf(TARGETS, `Must be one of ${TARGETS.join(', ')}`).required('Required'),
+  from: string<StatementStatus>().oneOf(STATEMENT_STATUSES, `Must be one of ${STATEMENT_STATUSES.join(', ')}`),
+  reason: string().when('status', {
+    is: 'void',
+    then: () => filledLine(VOID_REASON_MAX, VOID_REASON_REQUIRED).required(VOID_REASON_REQUIRED),
+    otherwise: (schema) => schema.test('no-reason', 'Only a void takes a reason', (value) => value === undefined),
+  }),
 });
 export type StatementChanges = InferType<typeof updateStatementSchema>;

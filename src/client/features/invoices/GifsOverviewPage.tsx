@@ -32,7 +32,9 @@ export function GifsOverviewPage() {
         {statements.data?.items.slice(0, 6).map((s) => (
           <Paper key={s.id} withBorder p="sm" component={Link} to={`/invoices/gifs/statement?statementId=${s.id}`}>
             <Group justify="space-between">
-              <Text fw={500}>{periodLabel(s.period)}</Text>
+              <Text fw={500}>
+                {periodLabel(s.period)} · {s.number}
+              </Text>
               <Group gap="sm">
                 <Badge color={STATEMENT_STATUS_COLORS[s.status]} variant="light">{STATEMENT_STATUS_LABELS[s.status]}</Badge>
                 <Text fw={600}>{formatCents(s.totalCents)}</Text>

@@ -9,7 +9,7 @@ import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { StatCard } from '../../lib/ui/StatCard';
 import { exportLines, updateLine, useLine, useLines, type LineFilters } from './api';
-import { LINE_STATUS_COLORS, LINE_STATUS_LABELS, LINE_STATUS_OPTIONS, PERIOD_OPTIONS, periodLabel } from './labels';
+import { LINE_FILTER_OPTIONS, LINE_STATUS_COLORS, LINE_STATUS_LABELS, PERIOD_OPTIONS, periodLabel } from './labels';
 import { LineEditor } from './LineEditor';
 import { useLineSearch } from './search';
 
@@ -17,9 +17,9 @@ const COLUMNS: Column<InvoiceLine>[] = [
   { key: 'period', label: 'Period', render: (l) => l.period },
   { key: 'description', label: 'Description', render: (l) => <Text size="sm" lineClamp={1}>{l.description}</Text> },
   { key: 'company', label: 'Company', visibleFrom: 'md', render: (l) => l.companyName ?? '—' },
-  { key: 'quantity', label: 'Qty', visibleFrom: 'sm', render: (l) => l.quantity.toLocaleString() },
-  { key: 'price', label: 'Unit price', visibleFrom: 'md', render: (l) => formatCents(l.unitPriceCents) },
-  { key: 'amount', label: 'Amount', render: (l) => <Text size="sm" fw={600}>{formatCents(l.amountCents)}</Text> },
+  { key: 'quantity', label: 'Qty', visibleFrom: 'sm', align: 'right', render: (l) => l.quantity.toLocaleString() },
+  { key: 'price', label: 'Unit price', visibleFrom: 'md', align: 'right', render: (l) => formatCents(l.unitPriceCents) },
+  { key: 'amount', label: 'Amount', align: 'right', render: (l) => <Text size="sm" fw={600}>{formatCents(l.amountCents)}</Text> },
   { key: 'status', label: 'Status', visibleFrom: 'xs', render: (l) => <Badge color={LINE_STATUS_COLORS[l.status]} variant="light">{LINE_STATUS_LABELS[l.status]}</Badge> },
 ];
 
@@ -67,7 +67,7 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
       />
       <Group mb="md" grow preventGrowOverflow={false} wrap="wrap">
         <Select label="Period" placeholder="All periods" data={PERIOD_OPTIONS} value={filters.period ?? null} onChange={(period) => setFilters((f) => ({ ...f, period: period ?? undefined, page: 1 }))} clearable searchable />
-        <Select label="Status" placeholder="Any status" data={LINE_STATUS_OPTIONS} value={filters.status ?? null} onChange={(status) => setFilters((f) => ({ ...f, status: status ?? undefined, page: 1 }))} clearable />
+        <Select label="Status" placeholder="Any status" data={LINE_FILTER_OPTIONS} value={filters.status ?? null} onChange={(status) => setFilters((f) => ({ ...f, status: status ?? undefined, page: 1 }))} clearable />
       </Group>
       <SimpleGrid cols={{ base: 1, xs: 3 }} mb="md">
         <StatCard label="Lines" value={totals ? totals.lines.toLocaleString() : '…'} />
@@ -92,7 +92,7 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
             <Loader aria-label="Loading line" />
           </Center>
         ) : null}
-        {line.data ? <LineEditor key={line.data.updatedAt} line={line.data} locked={line.data.statementStatus === 'issued' || line.data.statementStatus === 'paid'} onSave={save} /> : null}
+        {line.data ? <LineEditor key={line.data.updatedAt} line={line.data} onSave={save} /> : null}
       </RecordDrawer>
     </>
   );

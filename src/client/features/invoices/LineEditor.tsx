@@ -3,7 +3,7 @@ import { Form } from 'react-final-form';
 import { updateLineSchema, type LineChanges } from '../../../shared/schemas/invoices';
 import type { InvoiceLine } from '../../../shared/types';
 import { formatCents, formatDateTime } from '../../lib/format';
-import { ChoiceField, NumberField, TextField, TextareaField } from '../../lib/form/fields';
+import { ChoiceField, MoneyField, NumberField, TextField, TextareaField } from '../../lib/form/fields';
 import { SubmitButton } from '../../lib/form/SubmitButton';
 import { validateWith } from '../../lib/form/validate';
 import { Facts } from '../../lib/ui/Facts';
@@ -11,8 +11,19 @@ import { LINE_STATUS_COLORS, LINE_STATUS_LABELS, LINE_STATUS_OPTIONS, periodLabe
 
 const validate = validateWith(updateLineSchema);
 
-/** A ledger line's facts and the form that edits quantity, price in cents, status and wording. */
-export function LineEditor({ line, locked, onSave }: { line: InvoiceLine; locked: boolean; onSave: (changes: LineChanges) => Promise<void> }) {
+const amountOf = (values: LineChanges) => {
+  const { quantity, unitPriceCents } = values;
+  const valid = Number.isInteger(quantity) && (quantity ?? -1) >= 0 && Number.isInteger(unitPriceCents);
+  return valid ? formatCents((quantity ?? 0) * (unitPriceCents ?? 0)) : '—';
+};
+
+/**
+ * A ledger line's facts and the form that edits quantity, price, status and wording. A line on an
+ * issued or paid statement is billed and shows no form; a line on an open statement stays approved.
+ */
+export function LineEditor({ line, onSave }: { line: InvoiceLine; onSave: (changes: LineChanges) => Promise<void> }) {
+  const billed = line.statementStatus === 'issued' || line.statementStatus === 'paid';
+  const onStatement = line.statementId !== null;
   return (
     <Stack>
       <Facts
@@ -21,29 +32,41 @@ export function LineEditor({ line, locked, onSave }: { line: InvoiceLine; locked
           ['Company', line.companyName ?? '—'],
           ['Amount', <Text fw={700} span data-testid="line-amount">{formatCents(line.amountCents)}</Text>],
           ['Status', <Badge color={LINE_STATUS_COLORS[line.status]} variant="light">{LINE_STATUS_LABELS[line.status]}</Badge>],
-          ['Statement', line.statementId ? `#${line.statementId}` : '—'],
+          ['Statement', line.statementNumber ?? '—'],
           ['Updated', formatDateTime(line.updatedAt)],
         ]}
       />
-      {locked ? (
+      {billed ? (
         <Alert color="gray" title="Billed">
-          This line is on a statement that has been issued, so it can no longer change.
+          This line is on statement {line.statementNumber}, which has been {line.statementStatus}, so it can no longer change.
         </Alert>
       ) : (
         <Form<LineChanges>
           onSubmit={onSave}
           validate={validate}
-          initialValues={{ description: line.description, quantity: line.quantity, unitPriceCents: line.unitPriceCents, reference: line.reference, status: line.status }}
+          initialValues={{
+            description: line.description,
+            quantity: line.quantity,
+            unitPriceCents: line.unitPriceCents,
+            reference: line.reference,
+            status: line.status === 'draft' ? 'draft' : 'approved',
+          }}
           render={({ handleSubmit, submitting, values }) => (
             <form onSubmit={handleSubmit} noValidate>
               <Stack>
                 <TextareaField name="description" label="Description" autosize minRows={2} />
-                <NumberField name="quantity" label="Quantity" min={0} />
-                <NumberField name="unitPriceCents" label="Unit price (cents)" description={values.unitPriceCents !== undefined ? formatCents(values.unitPriceCents) : undefined} />
+                <NumberField name="quantity" label="Quantity" />
+                <MoneyField name="unitPriceCents" label="Unit price" />
                 <TextField name="reference" label="Reference" />
-                <ChoiceField name="status" label="Status" data={LINE_STATUS_OPTIONS} />
+                <ChoiceField
+                  name="status"
+                  label="Status"
+                  data={LINE_STATUS_OPTIONS}
+                  disabled={onStatement}
+                  description={onStatement ? `On statement ${line.statementNumber}: approved until it is issued or voided` : undefined}
+                />
                 <Text size="sm" c="dimmed">
-                  New amount: {formatCents((values.quantity ?? 0) * (values.unitPriceCents ?? 0))} (recalculated by the server)
+                  New amount: {amountOf(values)} (recalculated by the server)
                 </Text>
                 <SubmitButton label="Save line" submitting={submitting} />
               </Stack>

@@ -1,24 +1,31 @@
 import { Badge, Button, Center, Loader, Modal, Select, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import type { StatementTarget } from '../../../shared/schemas/invoices';
 import type { Statement } from '../../../shared/types';
 import { formatCents, formatDate } from '../../lib/format';
 import { notify } from '../../lib/toast/notify';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
-import { advanceStatement, generateStatement, useStatement, useStatements } from './api';
+import { generateStatement, moveStatement, useCompanies, useStatement, useStatements } from './api';
 import { PERIOD_OPTIONS, STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS, periodLabel } from './labels';
 import { useStatementSearch } from './search';
+import { StatementDocument } from './StatementDocument';
 import { StatementView } from './StatementView';
+import { TransitionDialog } from './TransitionDialog';
 
 const COLUMNS: Column<Statement>[] = [
-  { key: 'period', label: 'Period', render: (s) => periodLabel(s.period) },
+  { key: 'number', label: 'Statement', render: (s) => s.number },
+  { key: 'period', label: 'Period', visibleFrom: 'xs', render: (s) => periodLabel(s.period) },
+  { key: 'company', label: 'Company', visibleFrom: 'md', render: (s) => s.companyName ?? '—' },
   { key: 'status', label: 'Status', render: (s) => <Badge color={STATEMENT_STATUS_COLORS[s.status]} variant="light">{STATEMENT_STATUS_LABELS[s.status]}</Badge> },
-  { key: 'lines', label: 'Lines', visibleFrom: 'sm', render: (s) => s.lineCount },
+  { key: 'lines', label: 'Lines', visibleFrom: 'sm', align: 'right', render: (s) => s.lineCount },
   { key: 'issued', label: 'Issued', visibleFrom: 'md', render: (s) => formatDate(s.issuedAt) },
-  { key: 'total', label: 'Total', render: (s) => <Text size="sm" fw={600}>{formatCents(s.totalCents)}</Text> },
+  { key: 'total', label: 'Total', align: 'right', render: (s) => <Text size="sm" fw={600}>{formatCents(s.totalCents)}</Text> },
 ];
+
+const DONE: Record<StatementTarget, string> = { issued: 'Statement issued', paid: 'Statement marked paid', void: 'Statement voided' };
 
 export function StatementPage() {
   const [{ statementId }, setSearch] = useStatementSearch();
@@ -26,16 +33,24 @@ export function StatementPage() {
   const statements = useStatements(page);
   const statement = useStatement(statementId);
   const [generating, generateModal] = useDisclosure(false);
+  const companies = useCompanies();
   const [period, setPeriod] = useState<string | null>(PERIOD_OPTIONS[1]?.value ?? null);
+  const [companyId, setCompanyId] = useState<string | null>(null);
+  const [ask, setAsk] = useState<{ target: StatementTarget; opened: boolean }>({ target: 'issued', opened: false });
   const [busy, setBusy] = useState(false);
+  // A second click can arrive before React re-renders the disabled button; this refuses it at once.
+  const inFlight = useRef(false);
 
   const run = async (work: () => Promise<unknown>, failure: string) => {
+    if (inFlight.current) return;
+    inFlight.current = true;
     setBusy(true);
     try {
       await work();
     } catch (error) {
       notify.error(failure, (error as Error).message);
     } finally {
+      inFlight.current = false;
       setBusy(false);
     }
   };
@@ -43,19 +58,28 @@ export function StatementPage() {
   const generate = () =>
     run(async () => {
       if (!period) return;
-      const created = await generateStatement(period);
-      notify.success('Statement generated', `${periodLabel(created.period)}: ${formatCents(created.totalCents)}`);
+      const created = await generateStatement({ period, companyId: companyId ? Number(companyId) : undefined });
+      notify.success('Statement generated', `${created.number}: ${formatCents(created.totalCents)}`);
       generateModal.close();
       setSearch({ statementId: created.id });
       await statements.mutate();
     }, 'Statement not generated');
 
-  const advance = (status: 'issued' | 'paid') =>
+  const move = (target: StatementTarget, reason?: string) =>
     run(async () => {
-      if (!statementId) return;
-      const updated = await advanceStatement(statementId, status);
-      notify.success(status === 'issued' ? 'Statement issued' : 'Statement paid', periodLabel(updated.period));
-      await Promise.all([statement.mutate(updated, { revalidate: false }), statements.mutate()]);
+      const current = statement.data;
+      if (!current) return;
+      try {
+        const updated = await moveStatement(current.id, { status: target, from: current.status, reason });
+        notify.success(DONE[target], `${updated.number} · ${updated.companyName ?? 'no company'} · ${formatCents(updated.totalCents)}`);
+        await Promise.all([statement.mutate(updated, { revalidate: false }), statements.mutate()]);
+      } catch (error) {
+        // A refused move means the statement changed elsewhere: show it as it now is.
+        await Promise.all([statement.mutate(), statements.mutate()]);
+        throw error;
+      } finally {
+        setAsk((a) => ({ ...a, opened: false }));
+      }
     }, 'Statement not updated');
 
   return (
@@ -70,26 +94,44 @@ export function StatementPage() {
         onPageChange={setPage}
         onOpen={(row) => setSearch({ statementId: row.id })}
         selectedId={statementId}
-        empty={{ title: 'No statements yet', description: 'Generate one for a month with SLA or Azure lines.' }}
+        empty={{ title: 'No statements yet', description: 'Generate one for a month with approved SLA or Azure lines.' }}
       />
       <Modal opened={generating} onClose={generateModal.close} title="Generate statement">
         <Stack>
-          <Text size="sm">Bills every GIFS SLA and Azure line of the month that is not on a statement yet.</Text>
+          <Text size="sm">
+            Bills every approved GIFS SLA and Azure line of the month that is not on a statement yet. A month that already has a statement gets a supplementary one.
+          </Text>
           <Select label="Month" data={PERIOD_OPTIONS} value={period} onChange={setPeriod} allowDeselect={false} searchable />
+          <Select
+            label="Company"
+            description="Needed only when the month's lines belong to more than one company"
+            placeholder="The month's only company"
+            data={(companies.data?.items ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
+            value={companyId}
+            onChange={setCompanyId}
+            searchable
+            clearable
+          />
           <Button onClick={generate} loading={busy} disabled={busy || !period}>
             Generate
           </Button>
         </Stack>
       </Modal>
-      <RecordDrawer opened={statementId !== undefined} onClose={() => setSearch({ statementId: undefined })} title={statement.data ? `Statement #${statement.data.id}` : 'Statement'}>
+      <RecordDrawer opened={statementId !== undefined} onClose={() => setSearch({ statementId: undefined })} title={statement.data ? `Statement ${statement.data.number}` : 'Statement'}>
         {statement.error ? <Text c="red">{statement.error.message}</Text> : null}
         {!statement.data && !statement.error ? (
           <Center py="xl">
             <Loader aria-label="Loading statement" />
           </Center>
         ) : null}
-        {statement.data ? <StatementView statement={statement.data} busy={busy} onAdvance={advance} /> : null}
+        {statement.data ? <StatementView statement={statement.data} busy={busy} onAsk={(target) => setAsk({ target, opened: true })} /> : null}
       </RecordDrawer>
+      {statement.data && statementId !== undefined ? (
+        <>
+          <TransitionDialog statement={statement.data} target={ask.target} opened={ask.opened} busy={busy} onCancel={() => setAsk((a) => ({ ...a, opened: false }))} onConfirm={move} />
+          <StatementDocument statement={statement.data} />
+        </>
+      ) : null}
     </>
   );
 }

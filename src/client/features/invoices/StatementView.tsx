@@ -1,33 +1,91 @@
-import { Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import type { StatementTarget } from '../../../shared/schemas/invoices';
 import type { StatementDetail } from '../../../shared/types';
 import { formatCents, formatDate } from '../../lib/format';
 import { Facts } from '../../lib/ui/Facts';
 import { STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS, periodLabel } from './labels';
-import classes from './print.module.css';
 
 interface Props {
   statement: StatementDetail;
   busy: boolean;
-  onAdvance: (status: 'issued' | 'paid') => void;
+  onAsk: (target: StatementTarget) => void;
 }
 
-/** A statement with its lines and total; prints on its own (see print.module.css). */
-export function StatementView({ statement, busy, onAdvance }: Props) {
+function PrintButton() {
   return (
-    <Stack className={classes.printable} data-testid="statement-view">
+    <Button variant="default" onClick={() => window.print()}>
+      Print
+    </Button>
+  );
+}
+
+/**
+ * The next step of an open or issued statement, each only opening its confirmation. "Issue
+ * statement" sits on the left and "Mark paid" on the right, so the next step never appears where
+ * the last one was clicked; both are in the top row, above where a centred dialog's button can be.
+ */
+function StatementActions({ statement, busy, onAsk }: Props) {
+  if (statement.status === 'open') {
+    return (
+      <Group justify="space-between" data-testid="statement-actions">
+        <Button onClick={() => onAsk('issued')} disabled={busy}>
+          Issue statement
+        </Button>
+        <PrintButton />
+      </Group>
+    );
+  }
+  return (
+    <Group justify="space-between" data-testid="statement-actions">
+      <PrintButton />
+      {statement.status === 'issued' ? (
+        <Button color="green" onClick={() => onAsk('paid')} disabled={busy}>
+          Mark paid
+        </Button>
+      ) : null}
+    </Group>
+  );
+}
+
+/** Voiding is the exception, so it waits at the end of the statement, away from the next step. */
+function VoidSection({ busy, onAsk }: Omit<Props, 'statement'>) {
+  return (
+    <Group justify="space-between" wrap="wrap" data-testid="statement-void">
+      <Text size="sm" c="dimmed">
+        Issued in error? Voiding returns its lines to be billed again.
+      </Text>
+      <Button color="red" variant="outline" onClick={() => onAsk('void')} disabled={busy}>
+        Void statement
+      </Button>
+    </Group>
+  );
+}
+
+/** A statement with its lines and total; the printed document is StatementDocument. */
+export function StatementView(props: Props) {
+  const { statement } = props;
+  return (
+    <Stack data-testid="statement-view">
       <div>
         <Title order={2} size="h3">
-          GIFS statement · {periodLabel(statement.period)}
+          {statement.number} · {periodLabel(statement.period)}
         </Title>
         <Text c="dimmed" size="sm">
-          Statement #{statement.id}
+          {statement.sequence > 1 ? 'Supplementary GIFS statement' : 'GIFS statement'}
           {statement.companyName ? ` for ${statement.companyName}` : ''}
         </Text>
       </div>
+      <StatementActions {...props} />
+      {statement.status === 'void' ? (
+        <Alert color="red" title="Void">
+          Voided {formatDate(statement.voidedAt)}: {statement.voidReason}. Its lines went back to approved to be billed again.
+        </Alert>
+      ) : null}
       <Facts
         items={[
           ['Status', <Badge color={STATEMENT_STATUS_COLORS[statement.status]} variant="light">{STATEMENT_STATUS_LABELS[statement.status]}</Badge>],
           ['Issued', formatDate(statement.issuedAt)],
+          ['Due', statement.dueOn ? formatDate(`${statement.dueOn}T00:00:00`) : '—'],
           ['Lines', statement.lineCount],
         ]}
       />
@@ -66,21 +124,7 @@ export function StatementView({ statement, busy, onAdvance }: Props) {
           </Table.Tfoot>
         </Table>
       </Table.ScrollContainer>
-      <Group className={classes.noPrint}>
-        {statement.status === 'open' ? (
-          <Button onClick={() => onAdvance('issued')} loading={busy} disabled={busy}>
-            Mark issued
-          </Button>
-        ) : null}
-        {statement.status === 'issued' ? (
-          <Button color="green" onClick={() => onAdvance('paid')} loading={busy} disabled={busy}>
-            Mark paid
-          </Button>
-        ) : null}
-        <Button variant="default" onClick={() => window.print()}>
-          Print
-        </Button>
-      </Group>
+      {statement.status === 'issued' ? <VoidSection busy={props.busy} onAsk={props.onAsk} /> : null}
     </Stack>
   );
 }

@@ -1,5 +1,5 @@
-import type { InvoiceSource, LineChanges } from '../../../shared/schemas/invoices';
-import type { InvoiceLine, LinePage, Page, Statement, StatementDetail } from '../../../shared/types';
+import type { InvoiceSource, LineChanges, StatementChanges, StatementRequest, StatementStatus } from '../../../shared/schemas/invoices';
+import type { Company, InvoiceLine, LinePage, Page, Statement, StatementDetail } from '../../../shared/types';
 import { apiRequest } from '../../lib/api';
 import { downloadFromApi } from '../../lib/download';
 import { useApi, withQuery } from '../../lib/use-api';
@@ -19,6 +19,9 @@ export const exportLines = (source: InvoiceSource, { period, status }: Omit<Line
 
 export const useStatements = (page: number, pageSize = 25) => useApi<Page<Statement>>(withQuery('invoices/gifs/statements', { page, pageSize }));
 export const useStatement = (id: number | undefined) => useApi<StatementDetail>(id ? `invoices/gifs/statements/${id}` : null);
-export const generateStatement = (period: string) => apiRequest<StatementDetail>('invoices/gifs/statements', { method: 'POST', body: { period } });
-export const advanceStatement = (id: number, status: 'issued' | 'paid') =>
-  apiRequest<StatementDetail>(`invoices/gifs/statements/${id}`, { method: 'PATCH', body: { status } });
+export const generateStatement = (request: StatementRequest) => apiRequest<StatementDetail>('invoices/gifs/statements', { method: 'POST', body: request });
+/** A status move; `from` is always the status the page shows, so a stale or repeated click gets 409. */
+export const moveStatement = (id: number, changes: StatementChanges & { from: StatementStatus }) =>
+  apiRequest<StatementDetail>(`invoices/gifs/statements/${id}`, { method: 'PATCH', body: changes });
+/** The companies a statement can bill, for the generate dialog. */
+export const useCompanies = () => useApi<Page<Company>>('companies?pageSize=200');

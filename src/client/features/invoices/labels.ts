@@ -1,11 +1,14 @@
-import { LINE_STATUSES, type LineStatus, type StatementStatus } from '../../../shared/schemas/invoices';
+import { EDITABLE_LINE_STATUSES, type LineStatus, type StatementStatus } from '../../../shared/schemas/invoices';
 
 export const LINE_STATUS_LABELS: Record<LineStatus, string> = { draft: 'Draft', approved: 'Approved', invoiced: 'Invoiced' };
 export const LINE_STATUS_COLORS: Record<LineStatus, string> = { draft: 'gray', approved: 'blue', invoiced: 'green' };
-export const LINE_STATUS_OPTIONS = LINE_STATUSES.map((value) => ({ value, label: LINE_STATUS_LABELS[value] }));
+/** The statuses a person can pick; `invoiced` comes from the line's statement being issued. */
+export const LINE_STATUS_OPTIONS = EDITABLE_LINE_STATUSES.map((value) => ({ value, label: LINE_STATUS_LABELS[value] }));
+/** The ledger's status filter offers every status a line can have. */
+export const LINE_FILTER_OPTIONS = [...LINE_STATUS_OPTIONS, { value: 'invoiced', label: LINE_STATUS_LABELS.invoiced }];
 
-export const STATEMENT_STATUS_LABELS: Record<StatementStatus, string> = { open: 'Open', issued: 'Issued', paid: 'Paid' };
-export const STATEMENT_STATUS_COLORS: Record<StatementStatus, string> = { open: 'gray', issued: 'orange', paid: 'green' };
+export const STATEMENT_STATUS_LABELS: Record<StatementStatus, string> = { open: 'Open', issued: 'Issued', paid: 'Paid', void: 'Void' };
+export const STATEMENT_STATUS_COLORS: Record<StatementStatus, string> = { open: 'gray', issued: 'orange', paid: 'green', void: 'red' };
 
 /** The last `count` months as YYYY-MM, newest first, for period pickers. */
 export const recentPeriods = (count = 24, now = new Date()) =>
@@ -15,3 +18,9 @@ export const periodLabel = (period: string) =>
   new Date(`${period}-01T00:00:00Z`).toLocaleDateString(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 export const PERIOD_OPTIONS = recentPeriods().map((value) => ({ value, label: periodLabel(value) }));
+
+/** The month as YYYY-MM in UTC, as the API's periods are. */
+export const currentPeriod = (now = new Date()) => now.toISOString().slice(0, 7);
+
+/** Whether a period's month is over (UTC): issuing before then leaves later lines for a supplementary statement. */
+export const periodHasEnded = (period: string, now = new Date()) => period < currentPeriod(now);

@@ -57,9 +57,10 @@ export function TicketReportPage() {
 
   const exportCsv = () => {
     if (!data || !groups) return;
-    const groupRows = groups.map((g) => [GROUP_LABELS[groupBy].toLowerCase(), g.label, g.count]);
-    const series = data.series.map((s) => ['opened_resolved', s.bucket, `${s.opened}/${s.resolved}`]);
-    saveCsv(toCsv(['section', 'key', 'value'], [...groupRows, ...series]), `ticket-report-${range.from}-to-${range.to}.csv`);
+    // Counts are numeric columns of their own; "4/5" in one cell reads as a date in spreadsheets.
+    const groupRows = groups.map((g) => [GROUP_LABELS[groupBy].toLowerCase(), g.label, g.count, null, null]);
+    const series = data.series.map((s) => ['opened_resolved', s.bucket, null, s.opened, s.resolved]);
+    saveCsv(toCsv(['section', 'key', 'count', 'opened', 'resolved'], [...groupRows, ...series]), `ticket-report-${range.from}-to-${range.to}.csv`);
   };
 
   return (

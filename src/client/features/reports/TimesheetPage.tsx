@@ -2,7 +2,7 @@ import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
 import { ActionIcon, Alert, Button, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
-import { toCsv } from '../../../shared/csv';
+import { toCsv, type CsvDecimal } from '../../../shared/csv';
 import { saveCsv } from '../../lib/download';
 import { formatMinutes } from '../../lib/format';
 import { PageTitle } from '../../lib/ui/PageTitle';
@@ -12,6 +12,7 @@ import { daysBetween, rangeAround, shiftRange, today, type RangeMode } from './r
 import { useTimesheetSearch } from './search';
 
 const hours = (minutes: number) => (minutes / 60).toFixed(2);
+const hoursCell = (minutes: number): CsvDecimal => ({ decimal: hours(minutes) });
 const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /** Hours per person per day for a week or a month, billable split, with totals, a chart and CSV. */
@@ -25,7 +26,7 @@ export function TimesheetPage() {
 
   const exportCsv = () => {
     if (!data) return;
-    const rows = data.cells.map((c) => [c.workDate, data.users.find((u) => u.userId === c.userId)?.userName ?? c.userId, hours(c.minutes), hours(c.billableMinutes)]);
+    const rows = data.cells.map((c) => [c.workDate, data.users.find((u) => u.userId === c.userId)?.userName ?? c.userId, hoursCell(c.minutes), hoursCell(c.billableMinutes)]);
     saveCsv(toCsv(['date', 'user', 'hours', 'billable_hours'], rows), `timesheet-${range.from}-to-${range.to}.csv`);
   };
 

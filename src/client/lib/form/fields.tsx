@@ -11,7 +11,9 @@ import {
   type TextInputProps,
   type TextareaProps,
 } from '@mantine/core';
+import { useState } from 'react';
 import { Field } from 'react-final-form';
+import { centsToText, parseCents } from '../money';
 
 type Named<P> = Omit<P, 'name' | 'value' | 'onChange' | 'onBlur' | 'onFocus' | 'error'> & { name: string };
 
@@ -90,7 +92,11 @@ export function DateField({ name, ...props }: Named<TextInputProps>) {
   );
 }
 
-/** A whole-number field. */
+/**
+ * A number field. It takes whatever number is typed, fractions and signs included, and never
+ * clamps it to min or max: the schema says what is wrong next to the field instead of the value
+ * quietly becoming another one.
+ */
 export function NumberField({ name, ...props }: Named<NumberInputProps>) {
   return (
     <Field<number | undefined> name={name}>
@@ -101,10 +107,46 @@ export function NumberField({ name, ...props }: Named<NumberInputProps>) {
           onChange={(value) => input.onChange(value === '' ? undefined : Number(value))}
           onBlur={input.onBlur}
           error={errorOf(meta)}
-          allowDecimal={false}
+          clampBehavior="none"
         />
       )}
     </Field>
+  );
+}
+
+const MONEY_FORMAT = 'Enter an amount such as 12.50';
+
+/**
+ * Money typed as currency with two decimals ("12.50") into a field that holds integer cents
+ * (1250), the unit the API uses. The text is kept as typed while the field has focus.
+ */
+export function MoneyField({ name, ...props }: Named<NumberInputProps>) {
+  return (
+    <Field<number | undefined> name={name} validate={(value) => (Number.isNaN(value) ? MONEY_FORMAT : undefined)}>
+      {({ input, meta }) => <MoneyInput {...props} cents={input.value} onCents={input.onChange} onBlur={input.onBlur} error={errorOf(meta)} />}
+    </Field>
+  );
+}
+
+function MoneyInput({ cents, onCents, ...props }: Omit<NumberInputProps, 'value' | 'onChange'> & { cents: number | undefined; onCents: (cents: number | undefined) => void }) {
+  const [text, setText] = useState(() => (cents === undefined || Number.isNaN(cents) ? '' : centsToText(cents)));
+  return (
+    <NumberInput
+      {...props}
+      value={text}
+      onChange={(value) => {
+        const typed = String(value);
+        setText(typed);
+        onCents(typed.trim() === '' ? undefined : (parseCents(typed) ?? Number.NaN));
+      }}
+      decimalScale={2}
+      fixedDecimalScale
+      thousandSeparator=","
+      leftSection="$"
+      hideControls
+      inputMode="decimal"
+      clampBehavior="none"
+    />
   );
 }
 

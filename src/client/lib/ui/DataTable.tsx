@@ -11,6 +11,8 @@ export interface Column<T> {
   sort?: string;
   /** Hidden below this width so phones see the essentials. */
   visibleFrom?: 'xs' | 'sm' | 'md' | 'lg';
+  /** Numbers and money line up on the right so their digits compare at a glance. */
+  align?: 'right';
 }
 
 interface DataTableProps<T extends { id: number }> {
@@ -74,6 +76,7 @@ export function DataTable<T extends { id: number }>(props: DataTableProps<T>) {
                 <Table.Th
                   key={column.key}
                   visibleFrom={column.visibleFrom}
+                  ta={column.align}
                   aria-sort={column.sort && sort?.replace(/^-/, '') === column.sort ? (sort.startsWith('-') ? 'descending' : 'ascending') : undefined}
                 >
                   {column.sort && onSortChange ? (
@@ -103,7 +106,7 @@ export function DataTable<T extends { id: number }>(props: DataTableProps<T>) {
                     aria-selected={row.id === selectedId}
                   >
                     {columns.map((column) => (
-                      <Table.Td key={column.key} visibleFrom={column.visibleFrom}>
+                      <Table.Td key={column.key} visibleFrom={column.visibleFrom} ta={column.align}>
                         {column.render(row)}
                       </Table.Td>
                     ))}

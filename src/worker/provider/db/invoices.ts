@@ -1,4 +1,4 @@
-import type { InvoiceSource, LineChanges, LineListQuery, LinePayload } from '../../../shared/schemas/invoices';
+import { statementNumber, type InvoiceSource, type LineChanges, type LineListQuery, type LinePayload } from '../../../shared/schemas/invoices';
 import type { InvoiceLine, LinePage } from '../../../shared/types';
 import { conflict } from '../http/errors';
 import { pageOf, pageWindow } from '../http/pagination';
@@ -7,8 +7,8 @@ import { NOW_SQL, assignments, setSql, valuesOf } from './sql';
 
 type Row = Record<string, unknown>;
 
-const SELECT = `SELECT l.*, c.name AS company_name, s.status AS statement_status FROM invoice_lines l
-  LEFT JOIN companies c ON c.id = l.company_id LEFT JOIN statements s ON s.id = l.statement_id`;
+export const LINE_SELECT = `SELECT l.*, c.name AS company_name, s.status AS statement_status, s.period AS statement_period, s.sequence AS statement_sequence
+  FROM invoice_lines l LEFT JOIN companies c ON c.id = l.company_id LEFT JOIN statements s ON s.id = l.statement_id`;
 
 export const toLine = (row: Row): InvoiceLine => ({
   id: row.id as number,
@@ -24,6 +24,7 @@ export const toLine = (row: Row): InvoiceLine => ({
   status: row.status as InvoiceLine['status'],
   statementId: (row.statement_id as number | null) ?? null,
   statementStatus: (row.statement_status as InvoiceLine['statementStatus']) ?? null,
+  statementNumber: row.statement_id ? statementNumber(row.statement_period as string, row.statement_sequence as number) : null,
   createdAt: row.created_at as string,
   updatedAt: row.updated_at as string,
 });
@@ -41,7 +42,7 @@ export const listLines = async (db: D1Database, source: InvoiceSource, query: Li
   const { limit, offset } = pageWindow(query);
   const { where, params } = filters(source, query);
   const [rows, totals] = await db.batch<Row>([
-    db.prepare(`${SELECT} ${where} ORDER BY l.period DESC, l.id LIMIT ${limit} OFFSET ${offset}`).bind(...params),
+    db.prepare(`${LINE_SELECT} ${where} ORDER BY l.period DESC, l.id LIMIT ${limit} OFFSET ${offset}`).bind(...params),
     db
       .prepare(`SELECT count(*) AS lines, coalesce(sum(quantity), 0) AS quantity, coalesce(sum(amount_cents), 0) AS amount FROM invoice_lines l ${where}`)
       .bind(...params),
@@ -56,11 +57,11 @@ export const listLines = async (db: D1Database, source: InvoiceSource, query: Li
 /** Every matching line, for the CSV export. */
 export const allLines = async (db: D1Database, source: InvoiceSource, query: Pick<LineListQuery, 'period' | 'status'>) => {
   const { where, params } = filters(source, query);
-  return (await db.prepare(`${SELECT} ${where} ORDER BY l.period DESC, l.id`).bind(...params).all<Row>()).results.map(toLine);
+  return (await db.prepare(`${LINE_SELECT} ${where} ORDER BY l.period DESC, l.id`).bind(...params).all<Row>()).results.map(toLine);
 };
 
 export const findLine = async (db: D1Database, id: number) => {
-  const row = await db.prepare(`${SELECT} WHERE l.id = ?1`).bind(id).first<Row>();
+  const row = await db.prepare(`${LINE_SELECT} WHERE l.id = ?1`).bind(id).first<Row>();
   return row ? toLine(row) : null;
 };
 
@@ -78,31 +79,52 @@ export const insertLine = async (db: D1Database, source: InvoiceSource, line: Li
 
 const COLUMNS = { description: 'description', quantity: 'quantity', unitPriceCents: 'unit_price_cents', reference: 'reference', status: 'status' };
 
+// The rules of DESIGN.md §10 for a line edit, as SQL over the row being updated: a line on an
+// issued or paid statement is frozen, and a line on a statement cannot return to draft.
+const LINE_EDITABLE = `(statement_id IS NULL OR (SELECT status FROM statements WHERE id = invoice_lines.statement_id) = 'open')`;
+const STAYS_BILLABLE = `NOT (?2 IS 'draft' AND statement_id IS NOT NULL)`;
+export const STATEMENT_SUM = '(SELECT coalesce(sum(amount_cents), 0) FROM invoice_lines WHERE statement_id = statements.id)';
+
 /**
- * Edits a line and recomputes its amount in integer cents; an open statement holding the line
- * gets its total recomputed in the same transaction. Lines on an issued or paid statement are
- * closed to edits.
+ * The guarded batch of a line edit: the line with its amount recomputed from the new quantity and
+ * price in the same UPDATE, then the total of the open statement holding it. Both carry the rules
+ * in their WHERE, so an edit racing a statement's issue either lands before it or changes nothing.
  */
-export const updateLine = async (db: D1Database, id: number, changes: LineChanges) => {
-  const current = await db
-    .prepare('SELECT l.statement_id, s.status AS statement_status FROM invoice_lines l LEFT JOIN statements s ON s.id = l.statement_id WHERE l.id = ?1')
-    .bind(id)
-    .first<{ statement_id: number | null; statement_status: string | null }>();
-  if (!current) return null;
-  if (current.statement_status && current.statement_status !== 'open') {
-    throw conflict(`This line is on a statement that is already ${current.statement_status}`);
-  }
+const lineEdit = (db: D1Database, id: number, changes: LineChanges) => {
   const list = assignments(changes, COLUMNS);
-  const set = [setSql(list, 2), `updated_at = ${NOW_SQL}`].filter(Boolean).join(', ');
-  await db.batch([
-    db.prepare(`UPDATE invoice_lines SET ${set} WHERE id = ?1`).bind(id, ...valuesOf(list)),
-    db.prepare('UPDATE invoice_lines SET amount_cents = quantity * unit_price_cents WHERE id = ?1').bind(id),
+  const first = 5;
+  const set = [setSql(list, first), 'amount_cents = coalesce(?3, quantity) * coalesce(?4, unit_price_cents)', `updated_at = ${NOW_SQL}`]
+    .filter(Boolean)
+    .join(', ');
+  return [
+    db
+      .prepare(`UPDATE invoice_lines SET ${set} WHERE id = ?1 AND ${LINE_EDITABLE} AND ${STAYS_BILLABLE} RETURNING id`)
+      .bind(id, changes.status ?? null, changes.quantity ?? null, changes.unitPriceCents ?? null, ...valuesOf(list)),
     db
       .prepare(
-        `UPDATE statements SET total_cents = (SELECT coalesce(sum(amount_cents), 0) FROM invoice_lines WHERE statement_id = statements.id), updated_at = ${NOW_SQL}
-         WHERE id = (SELECT statement_id FROM invoice_lines WHERE id = ?1)`,
+        `UPDATE statements SET total_cents = ${STATEMENT_SUM}, updated_at = ${NOW_SQL}
+         WHERE id = (SELECT statement_id FROM invoice_lines WHERE id = ?1) AND status = 'open' AND total_cents <> ${STATEMENT_SUM}`,
       )
       .bind(id),
-  ]);
+  ];
+};
+
+/** Why a line edit changed nothing, read after the write: 404 (null) or a 409 naming the rule. */
+const refusedEdit = async (db: D1Database, id: number, changes: LineChanges) => {
+  const line = await findLine(db, id);
+  if (!line) return null;
+  if (line.statementStatus === 'issued' || line.statementStatus === 'paid') {
+    throw conflict(`This line is on statement ${line.statementNumber}, which is ${line.statementStatus}; it can no longer change`);
+  }
+  if (changes.status === 'draft' && line.statementId !== null) {
+    throw conflict(`This line is on statement ${line.statementNumber}; it cannot return to draft`);
+  }
+  throw conflict('The line changed meanwhile; reload it and try again');
+};
+
+/** Edits a line, keeping its amount and its open statement's total exact (DESIGN.md §10). */
+export const updateLine = async (db: D1Database, id: number, changes: LineChanges) => {
+  const [edited] = await db.batch(lineEdit(db, id, changes));
+  if (!edited?.results.length) return refusedEdit(db, id, changes);
   return findLine(db, id);
 };

@@ -1,3 +1,4 @@
+import { statementNumber } from '../../../shared/schemas/invoices';
 import type { SearchQuery, SearchResult } from '../../../shared/schemas/search';
 import { searchTerms } from './search-terms';
 
@@ -9,10 +10,14 @@ const STATUS_NAMES: Record<string, string> = { open: 'Open', in_progress: 'In pr
 const startsWith = (text: string) => `${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 
 /**
- * The statement periods a query names: "2026-09", "2026", "September 2026", "sep" (any year).
+ * The statement periods a query names: "2026-09", "2026", "September 2026", "sep" (any year),
+ * "GIFS-2026-09-2".
  * Returns a LIKE pattern, or null when the query does not read as a period.
  */
 export const periodPattern = (text: string): string | null => {
+  // A statement number, GIFS-2026-09-2, names its month.
+  const numbered = /^gifs-?(\d{4}-\d{2})(-\d*)?$/i.exec(text);
+  if (numbered) return numbered[1] ?? null;
   const digits = /^(\d{4})(-(\d{0,2}))?$/.exec(text);
   if (digits) return `${digits[1]}-${digits[3] ?? ''}%`;
   const named = /^([a-z]{3,})\.?\s*(\d{4})?$/i.exec(text);
@@ -78,10 +83,15 @@ export const search = async (db: D1Database, { q, limit }: SearchQuery): Promise
   }
   const period = periodPattern(q.trim());
   if (period) {
-    read(`SELECT s.id, s.period, s.status, c.name AS company_name FROM statements s LEFT JOIN companies c ON c.id = s.company_id
-       WHERE s.period LIKE ?2 ORDER BY s.period DESC, s.id DESC LIMIT ?1`,
+    read(`SELECT s.id, s.period, s.sequence, s.status, c.name AS company_name FROM statements s LEFT JOIN companies c ON c.id = s.company_id
+       WHERE s.period LIKE ?2 ORDER BY s.period DESC, s.sequence DESC LIMIT ?1`,
       [limit, period],
-      (row) => ({ type: 'statement', id: Number(row.id), title: `Statement ${monthName(text(row.period))}`, subtitle: joined(row.company_name, row.status) }),
+      (row) => ({
+        type: 'statement',
+        id: Number(row.id),
+        title: `${statementNumber(text(row.period), Number(row.sequence))} · ${monthName(text(row.period))}`,
+        subtitle: joined(row.company_name, row.status),
+      }),
     );
   }
   if (terms.match) {

@@ -1,9 +1,14 @@
-import type { StatementStatus } from '../../../shared/schemas/invoices';
+import {
+  STATEMENT_TRANSITIONS,
+  statementNumber,
+  type StatementChanges,
+  type StatementRequest,
+} from '../../../shared/schemas/invoices';
 import type { ListQuery } from '../../../shared/schemas/list';
-import type { Statement, StatementDetail } from '../../../shared/types';
+import type { Statement, StatementDetail, StatementIssuer } from '../../../shared/types';
 import { badRequest, conflict } from '../http/errors';
 import { pageOf, pageWindow } from '../http/pagination';
-import { toLine } from './invoices';
+import { LINE_SELECT, STATEMENT_SUM, toLine } from './invoices';
 import { NOW_SQL, uniqueOr409 } from './sql';
 
 type Row = Record<string, unknown>;
@@ -12,93 +17,179 @@ type Row = Record<string, unknown>;
 export const STATEMENT_SOURCES = ['gifs-sla', 'gifs-azure'] as const;
 const SOURCES_SQL = STATEMENT_SOURCES.map((s) => `'${s}'`).join(', ');
 
-const SELECT = `SELECT s.*, c.name AS company_name, (SELECT count(*) FROM invoice_lines WHERE statement_id = s.id) AS line_count
+const SELECT = `SELECT s.*, c.name AS company_name, c.address AS company_address, (SELECT count(*) FROM invoice_lines WHERE statement_id = s.id) AS line_count
   FROM statements s LEFT JOIN companies c ON c.id = s.company_id`;
 
 const toStatement = (row: Row): Statement => ({
   id: row.id as number,
+  number: statementNumber(row.period as string, row.sequence as number),
+  sequence: row.sequence as number,
   companyId: (row.company_id as number | null) ?? null,
   companyName: (row.company_name as string | null) ?? null,
   period: row.period as string,
   status: row.status as Statement['status'],
   issuedAt: (row.issued_at as string | null) ?? null,
+  voidedAt: (row.voided_at as string | null) ?? null,
+  voidReason: (row.void_reason as string | null) ?? null,
   totalCents: row.total_cents as number,
   lineCount: row.line_count as number,
   createdAt: row.created_at as string,
   updatedAt: row.updated_at as string,
 });
 
+/** The issue date plus the payment terms, as a calendar date in UTC. */
+const dueOn = (issuedAt: string | null, termsDays: number) => {
+  if (!issuedAt) return null;
+  const issued = new Date(issuedAt);
+  return new Date(Date.UTC(issued.getUTCFullYear(), issued.getUTCMonth(), issued.getUTCDate() + termsDays)).toISOString().slice(0, 10);
+};
+
 export const listStatements = async (db: D1Database, query: ListQuery) => {
   const { limit, offset } = pageWindow(query);
   const [rows, count] = await db.batch<Row>([
-    db.prepare(`${SELECT} ORDER BY s.period DESC LIMIT ${limit} OFFSET ${offset}`),
+    db.prepare(`${SELECT} ORDER BY s.period DESC, s.sequence DESC LIMIT ${limit} OFFSET ${offset}`),
     db.prepare('SELECT count(*) AS total FROM statements'),
   ]);
   return pageOf(rows.results.map(toStatement), (count.results[0]?.total as number) ?? 0, query);
 };
 
-export const findStatement = async (db: D1Database, id: number): Promise<StatementDetail | null> => {
+export const findStatement = async (db: D1Database, id: number, issuer: StatementIssuer): Promise<StatementDetail | null> => {
   const [statement, lines] = await db.batch<Row>([
     db.prepare(`${SELECT} WHERE s.id = ?1`).bind(id),
-    db
-      .prepare(
-        `SELECT l.*, c.name AS company_name, s.status AS statement_status FROM invoice_lines l
-         LEFT JOIN companies c ON c.id = l.company_id JOIN statements s ON s.id = l.statement_id
-         WHERE l.statement_id = ?1 ORDER BY l.source, l.id`,
-      )
-      .bind(id),
+    db.prepare(`${LINE_SELECT} WHERE l.statement_id = ?1 ORDER BY l.source, l.id`).bind(id),
   ]);
   const row = statement?.results[0];
-  return row ? { ...toStatement(row), lines: (lines?.results ?? []).map(toLine) } : null;
+  if (!row) return null;
+  const base = toStatement(row);
+  return {
+    ...base,
+    companyAddress: (row.company_address as string | null) ?? null,
+    dueOn: dueOn(base.issuedAt, issuer.paymentTermsDays),
+    issuer,
+    lines: (lines?.results ?? []).map(toLine),
+  };
+};
+
+// The lines a new statement bills: the month's approved GIFS lines on no statement yet, of the
+// named company when one is given. ?1 is the period, ?2 the company or null.
+const UNBILLED = `source IN (${SOURCES_SQL}) AND period = ?1 AND status = 'approved' AND statement_id IS NULL AND (?2 IS NULL OR company_id = ?2)`;
+// A statement has one recipient, so it bills only when those lines belong to one company.
+const ONE_COMPANY = 'count(*) > 0 AND min(coalesce(company_id, 0)) = max(coalesce(company_id, 0))';
+
+/**
+ * The guarded batch that generates a statement: the row (numbered after the month's last one,
+ * so a month billed again gets a supplementary statement), its lines tied to it, and its total.
+ * Every step is conditioned on the same unbilled lines existing for one company, so when there is
+ * nothing to bill the whole batch changes nothing.
+ */
+const generation = (db: D1Database, { period, companyId }: StatementRequest) => [
+  db
+    .prepare(
+      `INSERT INTO statements (period, company_id, sequence)
+       SELECT ?1, max(company_id), coalesce((SELECT max(sequence) FROM statements WHERE period = ?1), 0) + 1
+       FROM invoice_lines WHERE ${UNBILLED} HAVING ${ONE_COMPANY} RETURNING id`,
+    )
+    .bind(period, companyId ?? null),
+  db
+    .prepare(
+      `UPDATE invoice_lines SET statement_id = (SELECT id FROM statements WHERE period = ?1 ORDER BY sequence DESC LIMIT 1), updated_at = ${NOW_SQL}
+       WHERE ${UNBILLED} AND (SELECT ${ONE_COMPANY} FROM invoice_lines WHERE ${UNBILLED})`,
+    )
+    .bind(period, companyId ?? null),
+  db
+    .prepare(`UPDATE statements SET total_cents = ${STATEMENT_SUM} WHERE period = ?1 AND status = 'open' AND total_cents <> ${STATEMENT_SUM}`)
+    .bind(period),
+];
+
+/** Why nothing was generated, read after the batch: nothing to bill, or lines of several companies. */
+const nothingGenerated = async (db: D1Database, { period, companyId }: StatementRequest) => {
+  const companies = await db
+    .prepare(`SELECT count(DISTINCT coalesce(company_id, 0)) AS n FROM invoice_lines WHERE ${UNBILLED}`)
+    .bind(period, companyId ?? null)
+    .first<number>('n');
+  if (companies && companies > 1) {
+    return badRequest(`The unbilled lines of ${period} belong to ${companies} companies; choose one`, {
+      companyId: ['Choose the company to bill'],
+    });
+  }
+  return badRequest(`Nothing to bill for ${period}: no approved GIFS SLA or Azure lines are waiting for a statement`, {
+    period: ['No approved lines to bill'],
+  });
 };
 
 /**
- * Generates the statement for a month in one transaction: the statement row, its lines marked
- * invoiced and tied to it, and its total as the sum of exactly those lines. A month has at most
- * one statement (409 the second time); a month with no lines has nothing to bill (400).
+ * Generates a statement for a month (DESIGN.md §10). The first of a month is number 1; generating
+ * again bills the lines added since as a supplementary statement; nothing to bill is a 400.
  */
-export const generateStatement = async (db: D1Database, period: string) => {
-  const lines = await db
-    .prepare(`SELECT count(*) AS n, count(DISTINCT company_id) AS companies, min(company_id) AS company FROM invoice_lines WHERE source IN (${SOURCES_SQL}) AND period = ?1 AND statement_id IS NULL`)
-    .bind(period)
-    .first<{ n: number; companies: number; company: number | null }>();
-  if (!lines?.n) {
-    const existing = await db.prepare('SELECT 1 FROM statements WHERE period = ?1').bind(period).first();
-    if (existing) throw conflict(`A statement for ${period} already exists`);
-    throw badRequest(`There are no GIFS SLA or Azure lines for ${period}`, { period: ['No lines to bill'] });
-  }
-  const companyId = lines.companies === 1 ? lines.company : null;
-  await uniqueOr409(
-    db.batch([
-      db.prepare('INSERT INTO statements (period, company_id) VALUES (?1, ?2)').bind(period, companyId),
-      db
-        .prepare(
-          `UPDATE invoice_lines SET statement_id = (SELECT id FROM statements WHERE period = ?1), status = 'invoiced', updated_at = ${NOW_SQL}
-           WHERE source IN (${SOURCES_SQL}) AND period = ?1 AND statement_id IS NULL`,
-        )
-        .bind(period),
-      db
-        .prepare('UPDATE statements SET total_cents = (SELECT coalesce(sum(amount_cents), 0) FROM invoice_lines WHERE statement_id = statements.id) WHERE period = ?1')
-        .bind(period),
-    ]),
-    `A statement for ${period} already exists`,
-  );
-  const id = await db.prepare('SELECT id FROM statements WHERE period = ?1').bind(period).first<number>('id');
-  return findStatement(db, id as number) as Promise<StatementDetail>;
+export const generateStatement = async (db: D1Database, request: StatementRequest, issuer: StatementIssuer) => {
+  const [inserted] = await uniqueOr409(db.batch<{ id: number }>(generation(db, request)), 'Another statement was generated at the same time; try again');
+  const id = inserted?.results[0]?.id;
+  if (id === undefined) throw await nothingGenerated(db, request);
+  return findStatement(db, id, issuer) as Promise<StatementDetail>;
 };
 
-const NEXT: Partial<Record<StatementStatus, StatementStatus>> = { open: 'issued', issued: 'paid' };
+/**
+ * The guarded batch of a status move. The UPDATE's WHERE holds the allowed step and the status the
+ * caller expects to leave; the lines follow the statement's new status only if it has it, so a
+ * refused move changes nothing. Issuing freezes the lines as invoiced; voiding hands them back as
+ * approved and unbilled, and the void statement's total becomes the sum of its (no) lines. The
+ * lines take the statement's own time, so no line of an issued statement is newer than its issue.
+ */
+const transition = (db: D1Database, id: number, { status, from, reason }: StatementChanges) => {
+  const move = db
+    .prepare(
+      `UPDATE statements SET status = ?2,
+         issued_at = CASE WHEN ?2 = 'issued' THEN ${NOW_SQL} ELSE issued_at END,
+         voided_at = CASE WHEN ?2 = 'void' THEN ${NOW_SQL} END,
+         void_reason = ?4,
+         updated_at = ${NOW_SQL}
+       WHERE id = ?1 AND status = ?3 AND coalesce(?5, ?3) = ?3`,
+    )
+    .bind(id, status, STATEMENT_TRANSITIONS[status], status === 'void' ? (reason ?? null) : null, from ?? null);
+  const statusIs = (value: string) => `(SELECT status FROM statements WHERE id = ?1) = '${value}'`;
+  if (status === 'issued') {
+    return [
+      move,
+      db
+        .prepare(
+          `UPDATE invoice_lines SET status = 'invoiced', updated_at = (SELECT issued_at FROM statements WHERE id = ?1)
+           WHERE statement_id = ?1 AND status <> 'invoiced' AND ${statusIs('issued')}`,
+        )
+        .bind(id),
+    ];
+  }
+  if (status === 'void') {
+    return [
+      move,
+      db
+        .prepare(
+          `UPDATE invoice_lines SET status = 'approved', statement_id = NULL, updated_at = (SELECT voided_at FROM statements WHERE id = ?1)
+           WHERE statement_id = ?1 AND ${statusIs('void')}`,
+        )
+        .bind(id),
+      db.prepare(`UPDATE statements SET total_cents = ${STATEMENT_SUM} WHERE id = ?1 AND status = 'void' AND total_cents <> ${STATEMENT_SUM}`).bind(id),
+    ];
+  }
+  return [move];
+};
 
-/** Moves a statement on: open → issued (stamping issued_at) → paid, one step at a time. */
-export const advanceStatement = async (db: D1Database, id: number, status: 'issued' | 'paid') => {
-  const current = await db.prepare('SELECT status FROM statements WHERE id = ?1').bind(id).first<{ status: StatementStatus }>();
+/** Why a move changed nothing, read after the write: 404 (null) or a 409 saying where the statement is. */
+const refusedMove = async (db: D1Database, id: number, { status, from }: StatementChanges) => {
+  const current = await db.prepare('SELECT status, period, sequence FROM statements WHERE id = ?1').bind(id).first<{ status: string; period: string; sequence: number }>();
   if (!current) return null;
-  if (NEXT[current.status] !== status) throw conflict(`A ${current.status} statement cannot be marked ${status}`);
-  const stamp = status === 'issued' ? `, issued_at = ${NOW_SQL}` : '';
-  const result = await db
-    .prepare(`UPDATE statements SET status = ?2${stamp}, updated_at = ${NOW_SQL} WHERE id = ?1 AND status = ?3`)
-    .bind(id, status, current.status)
-    .run();
-  if (!result.meta.changes) throw conflict('The statement changed meanwhile; reload and try again');
-  return findStatement(db, id);
+  const name = statementNumber(current.period, current.sequence);
+  if (from && from !== current.status) return conflict(`Statement ${name} is ${current.status}, not ${from}; reload it to see what changed`);
+  const verb = status === 'void' ? 'voided' : `marked ${status}`;
+  return conflict(`Statement ${name} is ${current.status}; a ${current.status} statement cannot be ${verb}`);
+};
+
+/** Moves a statement one step: open → issued → paid, or issued → void (DESIGN.md §10). */
+export const moveStatement = async (db: D1Database, id: number, changes: StatementChanges, issuer: StatementIssuer) => {
+  const [moved] = await db.batch(transition(db, id, changes));
+  if (!moved?.meta.changes) {
+    const refusal = await refusedMove(db, id, changes);
+    if (!refusal) return null;
+    throw refusal;
+  }
+  return findStatement(db, id, issuer);
 };

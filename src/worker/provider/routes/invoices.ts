@@ -11,9 +11,10 @@ import {
 } from '../../../shared/schemas/invoices';
 import { listQuerySchema } from '../../../shared/schemas/list';
 import { allLines, findLine, insertLine, listLines, updateLine } from '../db/invoices';
-import { advanceStatement, findStatement, generateStatement, listStatements } from '../db/statements';
+import { findStatement, generateStatement, listStatements, moveStatement } from '../db/statements';
 import { requireAuth, type ProviderEnv } from '../http/auth';
 import { notFound } from '../http/errors';
+import { issuerOf } from '../http/issuer';
 import { foundOr404, readId } from '../http/params';
 import { readBody, readQuery } from '../http/validate';
 
@@ -29,14 +30,14 @@ export const invoiceRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
   .get('/gifs/statements', async (c) => c.json(await listStatements(c.env.DB, await readQuery(c, listQuerySchema))))
   .post('/gifs/statements', async (c) => {
-    const { period } = await readBody(c, createStatementSchema);
-    return c.json(await generateStatement(c.env.DB, period), 201);
+    const request = await readBody(c, createStatementSchema);
+    return c.json(await generateStatement(c.env.DB, request, issuerOf(c.env)), 201);
   })
-  .get('/gifs/statements/:id', async (c) => c.json(foundOr404(await findStatement(c.env.DB, readId(c)), 'Statement')))
+  .get('/gifs/statements/:id', async (c) => c.json(foundOr404(await findStatement(c.env.DB, readId(c), issuerOf(c.env)), 'Statement')))
   .patch('/gifs/statements/:id', async (c) => {
     const id = readId(c);
-    const { status } = await readBody(c, updateStatementSchema);
-    return c.json(foundOr404(await advanceStatement(c.env.DB, id, status as 'issued' | 'paid'), 'Statement'));
+    const changes = await readBody(c, updateStatementSchema);
+    return c.json(foundOr404(await moveStatement(c.env.DB, id, changes, issuerOf(c.env)), 'Statement'));
   })
   .get('/lines/:id', async (c) => c.json(foundOr404(await findLine(c.env.DB, readId(c)), 'Invoice line')))
   .patch('/lines/:id', async (c) => {

@@ -1,0 +1,90 @@
+import { createPortal } from 'react-dom';
+import type { StatementDetail } from '../../../shared/types';
+import { formatCents } from '../../lib/format';
+import { periodLabel } from './labels';
+import classes from './print.module.css';
+
+const longDate = (value: string | null) =>
+  value ? new Date(value.length === 10 ? `${value}T00:00:00Z` : value).toLocaleDateString(undefined, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }) : null;
+
+const SOURCE_LABELS: Record<string, string> = { 'gifs-sla': 'SLA', 'gifs-azure': 'Azure' };
+
+/**
+ * The statement as a printed document: sender, recipient, number, period, issue and due dates,
+ * lines and total. It is a direct child of <body> that only print media shows, while print hides
+ * every other child of <body> (the app, drawers, dialogs, toasts), so the page holds nothing else.
+ */
+export function StatementDocument({ statement }: { statement: StatementDetail }) {
+  const { issuer } = statement;
+  const issued = longDate(statement.issuedAt);
+  const due = longDate(statement.dueOn);
+  return createPortal(
+    <article className={classes.document} data-testid="statement-document">
+      <header className={classes.header}>
+        <div className={classes.sender}>
+          <strong>{issuer.name}</strong>
+          <span className={classes.address}>{issuer.address}</span>
+        </div>
+        <div className={classes.heading}>
+          <h1>Statement</h1>
+          <span>{statement.number}</span>
+          {statement.status === 'void' ? <span className={classes.stamp}>Void</span> : null}
+          {statement.status === 'open' ? <span className={classes.stamp}>Draft, not issued</span> : null}
+        </div>
+      </header>
+      <section className={classes.parties}>
+        <div>
+          <h2>Bill to</h2>
+          <strong>{statement.companyName ?? '—'}</strong>
+          <span className={classes.address}>{statement.companyAddress ?? ''}</span>
+        </div>
+        <dl className={classes.facts}>
+          <dt>Statement number</dt>
+          <dd>{statement.number}</dd>
+          <dt>Period</dt>
+          <dd>{periodLabel(statement.period)}</dd>
+          <dt>Issue date</dt>
+          <dd>{issued ?? 'Not issued'}</dd>
+          <dt>Due date</dt>
+          <dd>{due ?? `${issuer.paymentTermsDays} days after issue`}</dd>
+        </dl>
+      </section>
+      {statement.status === 'void' ? <p className={classes.note}>Voided: {statement.voidReason}</p> : null}
+      <table className={classes.lines}>
+        <thead>
+          <tr>
+            <th>Description</th>
+            <th>Reference</th>
+            <th className={classes.number}>Qty</th>
+            <th className={classes.number}>Unit price</th>
+            <th className={classes.number}>Amount</th>
+          </tr>
+        </thead>
+        <tbody>
+          {statement.lines.map((line) => (
+            <tr key={line.id}>
+              <td>
+                {line.description}
+                <span className={classes.source}> · {SOURCE_LABELS[line.source] ?? line.source}</span>
+              </td>
+              <td>{line.reference}</td>
+              <td className={classes.number}>{line.quantity.toLocaleString()}</td>
+              <td className={classes.number}>{formatCents(line.unitPriceCents)}</td>
+              <td className={classes.number}>{formatCents(line.amountCents)}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th colSpan={4}>Total due</th>
+            <th className={classes.number}>{formatCents(statement.totalCents)}</th>
+          </tr>
+        </tfoot>
+      </table>
+      <p className={classes.note}>
+        Payment terms: {issuer.paymentTermsDays} days from the issue date. Please quote {statement.number} with your payment.
+      </p>
+    </article>,
+    document.body,
+  );
+}
