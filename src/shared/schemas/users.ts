@@ -1,8 +1,13 @@
-import { boolean, object, ref, type InferType } from 'yup';
+import { boolean, object, ref, string, type InferType } from 'yup';
+import type { Role } from '../types';
 import { EMAIL_MAX, NAME_MAX, filledLine, line, password, recordId } from './fields';
 
 const name = () => filledLine(NAME_MAX, 'Required');
 const email = () => line(EMAIL_MAX).email('Required');
+
+export const ROLES: readonly Role[] = ['admin', 'billing', 'staff'];
+export const DEFAULT_ROLE: Role = 'staff';
+const role = () => string<Role>().oneOf(ROLES, `Must be one of ${ROLES.join(', ')}`);
 
 export const profileSchema = object({
   id: recordId().required('Required'),
@@ -26,6 +31,7 @@ export const createUserSchema = object({
   surname: name().required('Required'),
   email: email().required('Required'),
   password: password().required('Required'),
+  role: role(),
 });
 export type CreateUserPayload = InferType<typeof createUserSchema>;
 
@@ -35,5 +41,8 @@ export const updateUserSchema = object({
   surname: name(),
   email: email(),
   isActive: boolean(),
+  role: role(),
+  // An admin resetting someone's password.
+  password: password(),
 });
 export type UpdateUserPayload = InferType<typeof updateUserSchema>;
