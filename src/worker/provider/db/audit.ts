@@ -114,7 +114,7 @@ interface Updated {
   id: number;
   fields: AuditFields;
   /** The new values by API field; those not in `fields` or undefined are not recorded. */
-  values: Record<string, unknown>;
+  values: object;
   /** The UPDATE's own extra condition on the row (unqualified columns), so both match alike. */
   guard?: string;
   marks?: readonly string[];
