@@ -4,6 +4,7 @@ import { insertRows } from '../src/worker/provider/db/bulk';
 import { nameKey } from '../src/shared/schemas/text';
 import { withLocalEnv } from './local-env';
 import { seededRandom, type Random } from './demo/random';
+import { NO_ACTOR } from '../src/worker/provider/db/audit';
 import { generateStatement, moveStatement } from '../src/worker/provider/db/statements';
 import { issuerOf } from '../src/worker/provider/http/issuer';
 import { CATEGORIES, COMMENTS, COMPANIES, FIRST_NAMES, GIFS_COMPANY, LINE_TEMPLATES, PROBLEMS, SUBJECTS, SURNAMES, TIME_NOTES } from './demo/vocabulary';
@@ -13,6 +14,10 @@ const STATUSES = [['open', 3], ['in_progress', 2], ['on_hold', 1], ['resolved', 
 const PRIORITIES = [['low', 2], ['normal', 5], ['high', 2], ['urgent', 1]] as const;
 
 export const DEMO_USER_PASSWORD = 'demo-user';
+// Two demo users are billing; the rest are staff. These accounts are always active, so `npm start`
+// can print one sign-in of each role (DEMO_STAFF_EMAIL is the ordinary user of the issues).
+export const DEMO_BILLING_EMAILS = ['chloe.carter@example.com', 'daniel.dlamini@example.com'];
+export const DEMO_STAFF_EMAIL = 'ben.banda@example.com';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const day = (ms: number) => iso(ms).slice(0, 10);
@@ -57,11 +62,14 @@ export const fillDemoData = async (db: D1Database, { tickets = 2000, seed = 2026
 
   const people = FIRST_NAMES.slice(0, 24).map((first, i) => [first, SURNAMES[i] ?? 'Smith'] as const);
   await db.batch([
-    ...people.map(([first, last]) =>
-      db
-        .prepare('INSERT OR IGNORE INTO users (first_name, surname, email, password_hash, is_active) VALUES (?1, ?2, ?3, ?4, ?5)')
-        .bind(first, last, `${first}.${last}@example.com`.toLowerCase(), userHash, random.chance(0.92) ? 1 : 0),
-    ),
+    ...people.map(([first, last]) => {
+      const email = `${first}.${last}@example.com`.toLowerCase();
+      const billing = DEMO_BILLING_EMAILS.includes(email);
+      const active = random.chance(0.92) || billing || email === DEMO_STAFF_EMAIL;
+      return db
+        .prepare('INSERT OR IGNORE INTO users (first_name, surname, email, password_hash, is_active, role) VALUES (?1, ?2, ?3, ?4, ?5, ?6)')
+        .bind(first, last, email, userHash, active ? 1 : 0, billing ? 'billing' : 'staff');
+    }),
     ...COMPANIES.map(([name, code]) =>
       db
         .prepare('INSERT OR IGNORE INTO companies (name, name_key, code, email, phone, address) VALUES (?1, ?2, ?3, ?4, ?5, ?6)')
@@ -97,9 +105,68 @@ export const fillDemoData = async (db: D1Database, { tickets = 2000, seed = 2026
   }
   await insertRows(db, 'ticket_comments', ['ticket_id', 'user_id', 'body', 'created_at', 'updated_at'], comments);
   await insertRows(db, 'time_entries', ['ticket_id', 'user_id', 'work_date', 'minutes', 'note', 'billable', 'created_at', 'updated_at'], timeEntries);
+  await fillTicketHistory(db, firstTicketId);
   const invoices = await fillInvoiceDemo(db, random, refs.companies);
   return { tickets: made.length, comments: comments.length, timeEntries: timeEntries.length, ...invoices };
 };
+
+/**
+ * The audit entries the demo tickets would have left had they been made through the app, so their
+ * History sections are not empty: each ticket opened by its reporter, resolved or closed by its
+ * assignee, and its comments and time entries, at the times the demo data gives them.
+ */
+// `{ field: [null, value] }` for each column with a value, as the app's own create entries read.
+const createdJson = (fields: Record<string, string>) =>
+  `json_patch('{}', json_object(${Object.entries(fields)
+    .map(([field, value]) => `'${field}', json(CASE WHEN ${value} IS NULL THEN NULL ELSE json_array(NULL, ${value}) END)`)
+    .join(', ')}))`;
+
+const fillTicketHistory = (db: D1Database, firstTicketId: number) =>
+  db.batch([
+    db
+      .prepare(
+        `INSERT INTO audit_log (at, actor_id, action, entity, entity_id, changes)
+         SELECT created_at, reporter_id, 'create', 'ticket', id, ${createdJson({
+           title: 'title',
+           description: 'description',
+           status: "'open'",
+           priority: 'priority',
+           companyId: 'company_id',
+           categoryId: 'category_id',
+           assigneeId: 'assignee_id',
+           reporterId: 'reporter_id',
+           dueAt: 'due_at',
+         })}
+         FROM tickets WHERE id >= ?1`,
+      )
+      .bind(firstTicketId),
+    db
+      .prepare(
+        `INSERT INTO audit_log (at, actor_id, action, entity, entity_id, changes)
+         SELECT resolved_at, coalesce(assignee_id, reporter_id), 'update', 'ticket', id, json_object('status', json_array('open', status))
+         FROM tickets WHERE id >= ?1 AND resolved_at IS NOT NULL`,
+      )
+      .bind(firstTicketId),
+    db
+      .prepare(
+        `INSERT INTO audit_log (at, actor_id, action, entity, entity_id, changes)
+         SELECT created_at, user_id, 'comment', 'ticket', ticket_id, ${createdJson({ body: 'body' })}
+         FROM ticket_comments WHERE ticket_id >= ?1`,
+      )
+      .bind(firstTicketId),
+    db
+      .prepare(
+        `INSERT INTO audit_log (at, actor_id, action, entity, entity_id, changes)
+         SELECT created_at, user_id, 'time', 'ticket', ticket_id, ${createdJson({
+           workDate: 'work_date',
+           minutes: 'minutes',
+           note: 'note',
+           billable: "json(CASE billable WHEN 1 THEN 'true' ELSE 'false' END)",
+         })}
+         FROM time_entries WHERE ticket_id >= ?1`,
+      )
+      .bind(firstTicketId),
+  ]);
 
 const periodsBack = (count: number, now = new Date()) =>
   Array.from({ length: count }, (_, i) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i, 1)).toISOString().slice(0, 7));
@@ -132,15 +199,15 @@ const fillInvoiceDemo = async (db: D1Database, random: Random, companies: number
   const billed = periods.slice(2);
   const issuer = issuerOf({});
   const bill = async (period: string) => {
-    const statement = await generateStatement(db, { period }, issuer);
-    await moveStatement(db, statement.id, { status: 'issued', from: 'open' }, issuer);
+    const statement = await generateStatement(db, { period }, issuer, NO_ACTOR);
+    await moveStatement(db, statement.id, { status: 'issued', from: 'open' }, issuer, NO_ACTOR);
     return statement.id;
   };
   for (const [index, period] of billed.entries()) {
     const id = await bill(period);
-    if (index >= 2) await moveStatement(db, id, { status: 'paid', from: 'issued' }, issuer);
+    if (index >= 2) await moveStatement(db, id, { status: 'paid', from: 'issued' }, issuer, NO_ACTOR);
     if (index === 0) {
-      await moveStatement(db, id, { status: 'void', from: 'issued', reason: 'Azure usage was billed at the wrong rate' }, issuer);
+      await moveStatement(db, id, { status: 'void', from: 'issued', reason: 'Azure usage was billed at the wrong rate' }, issuer, NO_ACTOR);
       await bill(period);
     }
   }
@@ -148,10 +215,11 @@ const fillInvoiceDemo = async (db: D1Database, random: Random, companies: number
 };
 
 /**
- * Benchmark scale: tops the database up to 100,000 tickets and 1,000,000 time entries, generated
- * inside SQLite so it takes seconds rather than a million round trips.
+ * Benchmark scale: tops the database up to 100,000 tickets, 1,000,000 time entries and 1,000,000
+ * audit entries (ticket histories, about ten per ticket), generated inside SQLite so it takes
+ * seconds rather than a million round trips.
  */
-export const fillScaleData = async (db: D1Database, { tickets = 100_000, timeEntries = 1_000_000 } = {}) => {
+export const fillScaleData = async (db: D1Database, { tickets = 100_000, timeEntries = 1_000_000, auditEntries = 1_000_000 } = {}) => {
   const count = async (table: string) => (await db.prepare(`SELECT count(*) AS n FROM ${table}`).first<number>('n')) ?? 0;
   // A random existing id per row: the first id at or above a random point in the table's range.
   // `i * 0` ties the subquery to the row, or SQLite would evaluate it once for all rows.
@@ -187,11 +255,28 @@ export const fillScaleData = async (db: D1Database, { tickets = 100_000, timeEnt
       .bind(Math.min(chunk, missing))
       .run();
   }
-  return { tickets: await count('tickets'), timeEntries: await count('time_entries') };
+  for (let missing = auditEntries - (await count('audit_log')); missing > 0; missing -= chunk) {
+    await db
+      .prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
+         INSERT INTO audit_log (at, actor_id, action, entity, entity_id, changes)
+         SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || (abs(random()) % 31536000) || ' seconds'), ${randomId('users')},
+           CASE abs(random()) % 4 WHEN 0 THEN 'update' WHEN 1 THEN 'comment' WHEN 2 THEN 'time' ELSE 'update' END,
+           'ticket', ${randomId('tickets')}, '{"status":["open","in_progress"]}'
+         FROM n`,
+      )
+      .bind(Math.min(chunk, missing))
+      .run();
+  }
+  return { tickets: await count('tickets'), timeEntries: await count('time_entries'), auditEntries: await count('audit_log') };
 };
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const scale = process.argv.includes('--scale');
   const result = await withLocalEnv(async (env) => (scale ? fillScaleData(env.DB) : fillDemoData(env.DB)));
-  console.log(scale ? `Scale data: ${result.tickets} tickets and ${'timeEntries' in result ? result.timeEntries : 0} time entries.` : `Demo data added: ${JSON.stringify(result)}.`);
+  console.log(
+    scale
+      ? `Scale data: ${result.tickets} tickets, ${'timeEntries' in result ? result.timeEntries : 0} time entries and ${'auditEntries' in result ? result.auditEntries : 0} audit entries.`
+      : `Demo data added: ${JSON.stringify(result)}.`,
+  );
 }

@@ -20,7 +20,7 @@ export const prepareScaleData = async () => {
   await run(bin('wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', SCALE_STATE_DIR]);
   await withLocalEnv(async (env) => {
     await seed(env);
-    if (fresh) console.log('Filling 100,000 tickets and 1,000,000 time entries (about a minute)…');
+    if (fresh) console.log('Filling 100,000 tickets, 1,000,000 time entries and 1,000,000 audit entries (a minute or two)…');
     console.log('Scale data:', await fillScaleData(env.DB));
   });
 };
@@ -54,7 +54,7 @@ const monthRange = (offset: number) => {
   return { from: first.toISOString().slice(0, 10), to: last.toISOString().slice(0, 10) };
 };
 
-/** Provider response times at 100,000 tickets and 1,000,000 time entries, over HTTP on loopback. */
+/** Provider response times at 100,000 tickets, 1,000,000 time entries and 1,000,000 audit entries, over HTTP on loopback. */
 export const benchProvider = async (): Promise<BenchRow[]> => {
   const workerd = await serveBuilt({ port: API_PORT, stateDir: SCALE_STATE_DIR, quiet: true, pages: false });
   try {
@@ -90,6 +90,10 @@ const measureProvider = async (): Promise<BenchRow[]> => {
   const searches = await timeEach(200, (i) => get(palette(i)));
   await timeEach(TWO_WORDS.length * 2, (i) => get(wordsList(i)));
   const wordLists = await timeEach(200, (i) => get(wordsList(i)));
+  // A ticket drawer's History section: 20 tickets spread over the table, each read twice first.
+  const historyPath = (i: number) => `audit?entity=ticket&entityId=${1 + ((i % 20) * 4_999) % 100_000}&pageSize=25`;
+  await timeEach(40, (i) => get(historyPath(i)));
+  const history = await timeEach(200, (i) => get(historyPath(i)));
 
   const row = (figure: string, times: number[], budget: number): BenchRow => {
     const p95 = percentile(times, 95);
@@ -101,5 +105,6 @@ const measureProvider = async (): Promise<BenchRow[]> => {
     row('ticket report year, 100k tickets and 1M time entries (20 requests)', report, 150),
     row('GET search, 100k tickets and their comments (200 requests)', searches, 20),
     row('ticket list with a two-word q, 100k tickets (200 requests)', wordLists, 30),
+    row("a record's history at 1M audit entries (200 requests)", history, 20),
   ];
 };

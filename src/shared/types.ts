@@ -1,10 +1,15 @@
 /** Response shapes of the provider API (DESIGN.md §3). */
+
+/** What a user may do (DESIGN.md §6): staff < billing < admin. */
+export type Role = 'admin' | 'billing' | 'staff';
+
 export interface LoginResponse {
   token: string;
   firstName: string;
   surname: string;
   email: string;
   userId: number;
+  role: Role;
 }
 
 export interface User {
@@ -13,6 +18,7 @@ export interface User {
   surname: string;
   email: string;
   isActive: boolean;
+  role: Role;
   createdAt: string;
   updatedAt: string;
 }
@@ -195,4 +201,29 @@ export interface DashboardSummary {
   unbilledCents: number;
   recentTickets: Ticket[];
   openedVsResolved: { day: string; opened: number; resolved: number }[];
+}
+
+/** `PATCH users/change-password`: a fresh token replaces the caller's, whose old ones now fail. */
+export interface ChangePasswordResponse {
+  message: string;
+  token: string;
+}
+
+export type AuditEntity = 'user' | 'ticket' | 'company' | 'ticket_category' | 'invoice_line' | 'statement' | 'backup' | 'session';
+export type AuditAction = 'create' | 'update' | 'delete' | 'comment' | 'time' | 'password' | 'login' | 'login_failed' | 'backup';
+
+/**
+ * One audit log entry (DESIGN.md §6). `changes` maps API field names to [before, after]; a
+ * password shows as `{ password: [null, null] }`.
+ */
+export interface AuditEntry {
+  id: number;
+  at: string;
+  actorId: number | null;
+  actorName: string | null;
+  action: AuditAction;
+  entity: AuditEntity;
+  entityId: number | null;
+  changes: Record<string, [unknown, unknown]>;
+  requestId: string | null;
 }

@@ -58,7 +58,7 @@ describe('login form', () => {
 });
 
 describe('settings forms', () => {
-  beforeEach(() => signIn({ token: 'tok', firstName: 'Ada', surname: 'Lovelace', email: 'ada@example.com', userId: 7 }));
+  beforeEach(() => signIn({ token: 'tok', firstName: 'Ada', surname: 'Lovelace', email: 'ada@example.com', userId: 7, role: 'staff' }));
 
   it('profile: empty names and a bad email each read Required', async () => {
     renderPage(<ProfileTab />);

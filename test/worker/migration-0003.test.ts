@@ -103,7 +103,11 @@ describe('ids are never reused after a delete', () => {
 
   it('users: a deleted user’s id is not given to the next one, so its old tokens stay dead', async () => {
     const { user, token } = await signedIn();
-    await env.DB.prepare('DELETE FROM users WHERE id = ?1').bind(user.id).run();
+    // The audit log keeps who did what; a user can only be deleted once their entries are gone.
+    await env.DB.batch([
+      env.DB.prepare('DELETE FROM audit_log WHERE actor_id = ?1').bind(user.id),
+      env.DB.prepare('DELETE FROM users WHERE id = ?1').bind(user.id),
+    ]);
     const { user: next } = await signedIn();
     expect(next.id).toBeGreaterThan(user.id);
     expect((await api('users', { token })).status).toBe(401);

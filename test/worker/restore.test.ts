@@ -38,10 +38,13 @@ it('restores a backup row for row on every table, awkward text included', async 
   await api('invoices/gifs-sla/lines', { method: 'POST', token, json: { period: '2026-02', description: 'SLA', quantity: 1, unitPriceCents: 450_000, status: 'approved' } });
   await api('invoices/gifs/statements', { method: 'POST', token, json: { period: '2026-02' } });
 
+  // Read first: the backup's own audit entry is written after its snapshot.
+  const originals = await Promise.all(DATA_TABLES.map((table) => rowsOf(env.DB, table)));
   const backup = await takeBackup();
   const restored = await restoreBackup(env.RESTORE_DB, backup);
-  for (const table of DATA_TABLES) {
-    const original = await rowsOf(env.DB, table);
+  expect(backup.tables.audit_log.length).toBeGreaterThanOrEqual(7);
+  for (const [i, table] of DATA_TABLES.entries()) {
+    const original = originals[i] ?? [];
     expect(restored[table], table).toBe(original.length);
     expect(await rowsOf(env.RESTORE_DB, table), table).toEqual(original);
   }
@@ -53,6 +56,13 @@ it('refuses to restore over data and refuses a file that is not a backup', async
   await expect(restoreBackup(env.RESTORE_DB, backup)).rejects.toThrow('not empty');
   expect(() => asBackup({ version: 2, tables: {} })).toThrow('not a version 1 backup');
   expect(() => asBackup({ version: 1, tables: { users: [] } })).toThrow('no rows array');
+});
+
+it('restores a backup made before the audit log existed, with an empty log', async () => {
+  const { audit_log: _log, ...tables } = (await takeBackup()).tables;
+  const restored = await restoreBackup(env.RESTORE_DB, asBackup({ version: 1, createdAt: '2026-01-01T00:00:00.000Z', tables }));
+  expect(restored.audit_log).toBe(0);
+  expect(restored.users).toBe((await rowsOf(env.DB, 'users')).length);
 });
 
 it('takes consistent backups while writers are adding tickets and time', async () => {
@@ -71,6 +81,12 @@ it('takes consistent backups while writers are adding tickets and time', async (
   for (const backup of taken) {
     const ticketIds = new Set(backup.tables.tickets.map((t) => t.id));
     expect(backup.tables.time_entries.every((e) => ticketIds.has(e.ticket_id))).toBe(true);
+    // A change and its audit entry are one write: a snapshot holds both or neither.
+    const written = backup.tables.tickets.filter((t) => String(t.title).startsWith('writer ')).map((t) => t.id);
+    const logged = backup.tables.audit_log.filter((e) => e.entity === 'ticket' && e.action === 'create').map((e) => e.entity_id);
+    expect(logged.filter((id) => written.includes(id))).toEqual(written);
+    const timeLogged = backup.tables.audit_log.filter((e) => e.action === 'time' && written.includes(e.entity_id)).length;
+    expect(timeLogged).toBe(backup.tables.time_entries.filter((e) => written.includes(e.ticket_id)).length);
   }
   await restoreBackup(env.RESTORE_DB, taken[taken.length - 1]!);
   expect((await env.RESTORE_DB.prepare('PRAGMA foreign_key_check').all()).results).toEqual([]);

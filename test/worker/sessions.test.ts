@@ -53,7 +53,7 @@ describe('POST auth/logout (finding 3)', () => {
 
 describe('token claims (finding 8)', () => {
   const tokenFor = (claims: Record<string, unknown>) => sign({ aud: env.APP_AUDIENCE, iat: nowSeconds(), ...claims }, env.JWT_SECRET, 'HS256');
-  const valid = (userId: number) => ({ sub: String(userId), exp: nowSeconds() + 3600, jti: crypto.randomUUID() });
+  const valid = (userId: number) => ({ sub: String(userId), sv: 0, exp: nowSeconds() + 3600, jti: crypto.randomUUID() });
 
   it('issues tokens with exp, a canonical sub and a random jti', async () => {
     const { user, token } = await signedIn();

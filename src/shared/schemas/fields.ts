@@ -52,7 +52,9 @@ const EMAIL = string().email();
 export const emailText = (max: number, message: string) =>
   line(max).test('email', message, (value) => value == null || EMAIL.isValidSync(normalizeText(value)));
 
-// The same characters login accepts, so every password that can be set can also sign in.
+// The same characters login accepts, so every password that can be set can also sign in. Every
+// new password (a user created, a password changed, an admin's reset) takes this one field, so
+// a password policy applies everywhere by changing it here.
 export const password = () => rawLine(PASSWORD_MAX).min(1, 'Required');
 
 export const recordId = () =>

@@ -1,9 +1,14 @@
 import { boolean, object, ref, string, type InferType } from 'yup';
+import type { Role } from '../types';
 import { EMAIL_MAX, NAME_MAX, emailText, filledLine, password, recordId } from './fields';
 import { listQuerySchema } from './list';
 
 const name = () => filledLine(NAME_MAX, 'Required');
 const email = () => emailText(EMAIL_MAX, 'Required');
+
+export const ROLES: readonly Role[] = ['admin', 'billing', 'staff'];
+export const DEFAULT_ROLE: Role = 'staff';
+const role = () => string<Role>().oneOf(ROLES, `Must be one of ${ROLES.join(', ')}`);
 
 export const profileSchema = object({
   id: recordId().required('Required'),
@@ -27,6 +32,7 @@ export const createUserSchema = object({
   surname: name().required('Required'),
   email: email().required('Required'),
   password: password().required('Required'),
+  role: role(),
 });
 export type CreateUserPayload = InferType<typeof createUserSchema>;
 
@@ -36,6 +42,9 @@ export const updateUserSchema = object({
   surname: name(),
   email: email(),
   isActive: boolean(),
+  role: role(),
+  // An admin resetting someone's password.
+  password: password(),
 });
 export type UpdateUserPayload = InferType<typeof updateUserSchema>;
 

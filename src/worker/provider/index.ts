@@ -3,6 +3,7 @@ import { API_VERSION } from '../../shared/constants';
 import type { ProviderEnv } from './http/auth';
 import { onError } from './http/errors';
 import { noteRequest } from './http/request-note';
+import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
 import { invoiceRoutes } from './routes/invoices';
 import { companyRoutes, ticketCategoryRoutes } from './routes/lookups';
@@ -26,5 +27,6 @@ export const provider = new Hono<ProviderEnv>()
   .route('/reports', reportRoutes)
   .route('/dashboard', dashboardRoutes)
   .route('/search', searchRoutes)
+  .route('/', auditRoutes)
   .notFound((c) => c.json({ message: 'Not Found' }, 404))
   .onError(onError);

@@ -81,12 +81,14 @@ export const countAttempt = async (db: D1Database, subject: LoginSubject) => {
 
 /**
  * A correct password gives its attempt back: the pair's failures are forgotten (this address
- * knows the password), and the address and account counts drop by the one attempt.
+ * knows the password), and the address and account counts drop by the one attempt. `also` (the
+ * sign-in's audit entry) is written in the same batch.
  */
-export const recordSuccess = (db: D1Database, subject: LoginSubject) => {
+export const recordSuccess = (db: D1Database, subject: LoginSubject, ...also: D1PreparedStatement[]) => {
   const keys = keysOf(subject);
   return db.batch([
     db.prepare('DELETE FROM login_attempts WHERE key = ?1').bind(keys.pair),
     db.prepare('UPDATE login_attempts SET count = max(count - 1, 0) WHERE key IN (?1, ?2)').bind(keys.address ?? null, keys.email),
+    ...also,
   ]);
 };

@@ -11,13 +11,20 @@ export interface TokenSettings {
   audience: string;
 }
 
-/** What a valid token says: whose it is, its own id (for sign-out) and when it expires. */
+/** What a valid token says: whose it is, the session it belongs to, its own id (for sign-out) and when it expires. */
 export interface TokenClaims {
   userId: number;
+  /** The user's session version when the token was issued (claim `sv`); a newer one revokes it. */
+  sessionVersion: number;
   /** The token's `jti`: random, so a sign-out can end exactly this token. */
   tokenId: string;
   /** `exp`, in Unix seconds. */
   expiresAt: number;
+}
+
+export interface TokenSubject {
+  id: number;
+  sessionVersion: number;
 }
 
 const requireSecret = (secret: string) => {
@@ -25,10 +32,10 @@ const requireSecret = (secret: string) => {
   return secret;
 };
 
-export const issueToken = ({ id }: { id: number }, { secret, audience }: TokenSettings) => {
+export const issueToken = ({ id, sessionVersion }: TokenSubject, { secret, audience }: TokenSettings) => {
   const now = Math.floor(Date.now() / 1000);
   return sign(
-    { sub: String(id), aud: audience, iat: now, exp: now + TOKEN_LIFETIME_SECONDS, jti: crypto.randomUUID() },
+    { sub: String(id), sv: sessionVersion, aud: audience, iat: now, exp: now + TOKEN_LIFETIME_SECONDS, jti: crypto.randomUUID() },
     requireSecret(secret),
     'HS256',
   );
@@ -36,16 +43,18 @@ export const issueToken = ({ id }: { id: number }, { secret, audience }: TokenSe
 
 /**
  * The claims of a valid token, or null when it is invalid, expired, for another audience, or
- * lacks what every token this provider issues has: `exp`, a canonical `sub` and a `jti`.
+ * lacks what every token this provider issues has: `exp`, a canonical `sub`, a `jti` and a
+ * session version.
  */
 export const readToken = async (token: string, { secret, audience }: TokenSettings): Promise<TokenClaims | null> => {
   try {
-    const { sub, exp, jti } = await verify(token, requireSecret(secret), { alg: 'HS256', aud: audience });
+    const { sub, exp, jti, sv } = await verify(token, requireSecret(secret), { alg: 'HS256', aud: audience });
     if (typeof sub !== 'string' || !CANONICAL_ID.test(sub)) return null;
     if (typeof exp !== 'number' || !Number.isSafeInteger(exp)) return null;
     if (typeof jti !== 'string' || !jti || jti.length > 64) return null;
+    if (typeof sv !== 'number' || !Number.isSafeInteger(sv) || sv < 0) return null;
     const userId = Number(sub);
-    return Number.isSafeInteger(userId) ? { userId, tokenId: jti, expiresAt: exp } : null;
+    return Number.isSafeInteger(userId) ? { userId, sessionVersion: sv, tokenId: jti, expiresAt: exp } : null;
   } catch (error) {
     if (error instanceof Error && error.message === 'JWT_SECRET is not configured') throw error;
     return null;

@@ -2,6 +2,7 @@ import { statementNumber, type InvoiceSource, type LineChanges, type LineListQue
 import type { InvoiceLine, LinePage } from '../../../shared/types';
 import { conflict } from '../http/errors';
 import { pageOf, pageWindow } from '../http/pagination';
+import { auditCreated, auditUpdated, jsonColumn, type AuditContext } from './audit';
 import { assertReferencesExist } from './references';
 import { NOW_SQL, assignments, setSql, valuesOf } from './sql';
 
@@ -65,19 +66,33 @@ export const findLine = async (db: D1Database, id: number) => {
   return row ? toLine(row) : null;
 };
 
-export const insertLine = async (db: D1Database, source: InvoiceSource, line: LinePayload) => {
-  await assertReferencesExist(db, { companyId: line.companyId });
-  const row = await db
-    .prepare(
-      `INSERT INTO invoice_lines (source, company_id, period, description, quantity, unit_price_cents, amount_cents, reference, status)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?5 * ?6, ?7, ?8) RETURNING id`,
-    )
-    .bind(source, line.companyId ?? null, line.period, line.description, line.quantity, line.unitPriceCents, line.reference ?? '', line.status ?? 'draft')
-    .first<{ id: number }>();
-  return findLine(db, row?.id as number) as Promise<InvoiceLine>;
-};
-
 const COLUMNS = { description: 'description', quantity: 'quantity', unitPriceCents: 'unit_price_cents', reference: 'reference', status: 'status' };
+
+const AUDIT = {
+  entity: 'invoice_line',
+  table: 'invoice_lines',
+  fields: {
+    source: jsonColumn('source'),
+    companyId: jsonColumn('company_id'),
+    period: jsonColumn('period'),
+    ...Object.fromEntries(Object.entries(COLUMNS).map(([field, column]) => [field, jsonColumn(column)])),
+    amountCents: jsonColumn('amount_cents'),
+  },
+} as const;
+
+export const insertLine = async (db: D1Database, source: InvoiceSource, line: LinePayload, audit: AuditContext) => {
+  await assertReferencesExist(db, { companyId: line.companyId });
+  const [inserted] = await db.batch<{ id: number }>([
+    db
+      .prepare(
+        `INSERT INTO invoice_lines (source, company_id, period, description, quantity, unit_price_cents, amount_cents, reference, status)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?5 * ?6, ?7, ?8) RETURNING id`,
+      )
+      .bind(source, line.companyId ?? null, line.period, line.description, line.quantity, line.unitPriceCents, line.reference ?? '', line.status ?? 'draft'),
+    auditCreated(db, audit, AUDIT),
+  ]);
+  return findLine(db, inserted?.results[0]?.id as number) as Promise<InvoiceLine>;
+};
 
 // The rules of DESIGN.md §10 for a line edit, as SQL over the row being updated: a line on an
 // issued or paid statement is frozen, and a line on a statement cannot return to draft.
@@ -90,13 +105,18 @@ export const STATEMENT_SUM = '(SELECT coalesce(sum(amount_cents), 0) FROM invoic
  * price in the same UPDATE, then the total of the open statement holding it. Both carry the rules
  * in their WHERE, so an edit racing a statement's issue either lands before it or changes nothing.
  */
-const lineEdit = (db: D1Database, id: number, changes: LineChanges) => {
+const lineEdit = (db: D1Database, id: number, changes: LineChanges, audit: AuditContext) => {
   const list = assignments(changes, COLUMNS);
+  // The same rules over the row the audit entry reads (aliased r), so the entry exists exactly
+  // when the edit does. The recomputed amount follows from the quantity and price it records.
+  const editable = `(r.statement_id IS NULL OR (SELECT s.status FROM statements s WHERE s.id = r.statement_id) = 'open')`;
+  const guard = changes.status === 'draft' ? `${editable} AND r.statement_id IS NULL` : editable;
   const first = 5;
   const set = [setSql(list, first), 'amount_cents = coalesce(?3, quantity) * coalesce(?4, unit_price_cents)', `updated_at = ${NOW_SQL}`]
     .filter(Boolean)
     .join(', ');
   return [
+    auditUpdated(db, audit, { ...AUDIT, id, values: changes, guard }),
     db
       .prepare(`UPDATE invoice_lines SET ${set} WHERE id = ?1 AND ${LINE_EDITABLE} AND ${STAYS_BILLABLE} RETURNING id`)
       .bind(id, changes.status ?? null, changes.quantity ?? null, changes.unitPriceCents ?? null, ...valuesOf(list)),
@@ -123,8 +143,8 @@ const refusedEdit = async (db: D1Database, id: number, changes: LineChanges) => 
 };
 
 /** Edits a line, keeping its amount and its open statement's total exact (DESIGN.md §10). */
-export const updateLine = async (db: D1Database, id: number, changes: LineChanges) => {
-  const [edited] = await db.batch(lineEdit(db, id, changes));
+export const updateLine = async (db: D1Database, id: number, changes: LineChanges, audit: AuditContext) => {
+  const [, edited] = await db.batch(lineEdit(db, id, changes, audit));
   if (!edited?.results.length) return refusedEdit(db, id, changes);
   return findLine(db, id);
 };

@@ -1,21 +1,25 @@
+import type { Role } from '../../../shared/types';
 import type { TokenClaims } from '../auth/token';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+export interface Session {
+  role: Role;
+}
+
 /**
- * Whether a token may still be used: its account exists and is active, and it was not signed
- * out. One query, the check behind every signed-in call.
+ * The caller's role while the token may still be used: its account exists and is active, is
+ * still on the token's session version, and the token was not signed out; null otherwise. One
+ * query, the check behind every signed-in call.
  */
-export const isSessionActive = async (db: D1Database, { userId, tokenId }: TokenClaims) =>
-  (
-    await db
-      .prepare(
-        `SELECT u.is_active = 1 AND NOT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ?2) AS ok
-         FROM users u WHERE u.id = ?1`,
-      )
-      .bind(userId, tokenId)
-      .first<{ ok: number }>()
-  )?.ok === 1;
+export const findSession = (db: D1Database, { userId, sessionVersion, tokenId }: TokenClaims) =>
+  db
+    .prepare(
+      `SELECT role FROM users
+       WHERE id = ?1 AND is_active = 1 AND session_version = ?2 AND NOT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ?3)`,
+    )
+    .bind(userId, sessionVersion, tokenId)
+    .first<Session>();
 
 /**
  * Ends one token: its id is kept until the token would have expired anyway, and ids past that

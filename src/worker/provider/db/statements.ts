@@ -8,6 +8,7 @@ import type { ListQuery } from '../../../shared/schemas/list';
 import type { Statement, StatementDetail, StatementIssuer } from '../../../shared/types';
 import { badRequest, conflict } from '../http/errors';
 import { pageOf, pageWindow } from '../http/pagination';
+import { auditCreated, auditUpdated, jsonColumn, type AuditContext } from './audit';
 import { LINE_SELECT, STATEMENT_SUM, toLine } from './invoices';
 import { NOW_SQL, uniqueOr409 } from './sql';
 
@@ -19,6 +20,20 @@ const SOURCES_SQL = STATEMENT_SOURCES.map((s) => `'${s}'`).join(', ');
 
 const SELECT = `SELECT s.*, c.name AS company_name, c.address AS company_address, (SELECT count(*) FROM invoice_lines WHERE statement_id = s.id) AS line_count
   FROM statements s LEFT JOIN companies c ON c.id = s.company_id`;
+
+const AUDIT = {
+  entity: 'statement',
+  table: 'statements',
+  fields: {
+    period: jsonColumn('period'),
+    companyId: jsonColumn('company_id'),
+    status: jsonColumn('status'),
+    totalCents: jsonColumn('total_cents'),
+    voidReason: jsonColumn('void_reason'),
+  },
+} as const;
+// What a new statement is at its INSERT: its lines and total are added after the entry.
+const CREATED_FIELDS = { period: jsonColumn('period'), sequence: jsonColumn('sequence'), companyId: jsonColumn('company_id'), status: jsonColumn('status') };
 
 const toStatement = (row: Row): Statement => ({
   id: row.id as number,
@@ -82,7 +97,7 @@ const ONE_COMPANY = 'count(*) > 0 AND min(coalesce(company_id, 0)) = max(coalesc
  * Every step is conditioned on the same unbilled lines existing for one company, so when there is
  * nothing to bill the whole batch changes nothing.
  */
-const generation = (db: D1Database, { period, companyId }: StatementRequest) => [
+const generation = (db: D1Database, { period, companyId }: StatementRequest, audit: AuditContext) => [
   db
     .prepare(
       `INSERT INTO statements (period, company_id, sequence)
@@ -90,6 +105,9 @@ const generation = (db: D1Database, { period, companyId }: StatementRequest) => 
        FROM invoice_lines WHERE ${UNBILLED} HAVING ${ONE_COMPANY} RETURNING id`,
     )
     .bind(period, companyId ?? null),
+  // Right after the INSERT, so it is written exactly when a statement is; its lines and total
+  // follow in the same batch.
+  auditCreated(db, audit, { ...AUDIT, fields: CREATED_FIELDS }),
   db
     .prepare(
       `UPDATE invoice_lines SET statement_id = (SELECT id FROM statements WHERE period = ?1 ORDER BY sequence DESC LIMIT 1), updated_at = ${NOW_SQL}
@@ -121,8 +139,8 @@ const nothingGenerated = async (db: D1Database, { period, companyId }: Statement
  * Generates a statement for a month (DESIGN.md §10). The first of a month is number 1; generating
  * again bills the lines added since as a supplementary statement; nothing to bill is a 400.
  */
-export const generateStatement = async (db: D1Database, request: StatementRequest, issuer: StatementIssuer) => {
-  const [inserted] = await uniqueOr409(db.batch<{ id: number }>(generation(db, request)), 'Another statement was generated at the same time; try again');
+export const generateStatement = async (db: D1Database, request: StatementRequest, issuer: StatementIssuer, audit: AuditContext) => {
+  const [inserted] = await uniqueOr409(db.batch<{ id: number }>(generation(db, request, audit)), 'Another statement was generated at the same time; try again');
   const id = inserted?.results[0]?.id;
   if (id === undefined) throw await nothingGenerated(db, request);
   return findStatement(db, id, issuer) as Promise<StatementDetail>;
@@ -135,7 +153,11 @@ export const generateStatement = async (db: D1Database, request: StatementReques
  * approved and unbilled, and the void statement's total becomes the sum of its (no) lines. The
  * lines take the statement's own time, so no line of an issued statement is newer than its issue.
  */
-const transition = (db: D1Database, id: number, { status, from, reason }: StatementChanges) => {
+const transition = (db: D1Database, id: number, { status, from, reason }: StatementChanges, audit: AuditContext) => {
+  const required = STATEMENT_TRANSITIONS[status];
+  // The move's own condition over the row the entry reads, so the entry exists exactly when the move does.
+  const guard = from && from !== required ? 'false' : `r.status = '${required}'`;
+  const entry = auditUpdated(db, audit, { ...AUDIT, id, values: { status, voidReason: status === 'void' ? reason : undefined }, guard });
   const move = db
     .prepare(
       `UPDATE statements SET status = ?2,
@@ -149,6 +171,7 @@ const transition = (db: D1Database, id: number, { status, from, reason }: Statem
   const statusIs = (value: string) => `(SELECT status FROM statements WHERE id = ?1) = '${value}'`;
   if (status === 'issued') {
     return [
+      entry,
       move,
       db
         .prepare(
@@ -160,6 +183,7 @@ const transition = (db: D1Database, id: number, { status, from, reason }: Statem
   }
   if (status === 'void') {
     return [
+      entry,
       move,
       db
         .prepare(
@@ -170,7 +194,7 @@ const transition = (db: D1Database, id: number, { status, from, reason }: Statem
       db.prepare(`UPDATE statements SET total_cents = ${STATEMENT_SUM} WHERE id = ?1 AND status = 'void' AND total_cents <> ${STATEMENT_SUM}`).bind(id),
     ];
   }
-  return [move];
+  return [entry, move];
 };
 
 /** Why a move changed nothing, read after the write: 404 (null) or a 409 saying where the statement is. */
@@ -184,8 +208,8 @@ const refusedMove = async (db: D1Database, id: number, { status, from }: Stateme
 };
 
 /** Moves a statement one step: open → issued → paid, or issued → void (DESIGN.md §10). */
-export const moveStatement = async (db: D1Database, id: number, changes: StatementChanges, issuer: StatementIssuer) => {
-  const [moved] = await db.batch(transition(db, id, changes));
+export const moveStatement = async (db: D1Database, id: number, changes: StatementChanges, issuer: StatementIssuer, audit: AuditContext) => {
+  const [, moved] = await db.batch(transition(db, id, changes, audit));
   if (!moved?.meta.changes) {
     const refusal = await refusedMove(db, id, changes);
     if (!refusal) return null;

@@ -13,6 +13,7 @@ export const DATA_TABLES = [
   'invoice_lines',
   'login_attempts',
   'revoked_tokens',
+  'audit_log',
 ] as const;
 
 export type DataTable = (typeof DATA_TABLES)[number];

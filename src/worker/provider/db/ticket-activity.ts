@@ -1,6 +1,7 @@
 import { MINUTES_PER_DAY, type CommentPayload, type TimeEntryPayload } from '../../../shared/schemas/tickets';
 import type { TicketComment, TimeEntry } from '../../../shared/types';
 import { conflict } from '../http/errors';
+import { auditCreated, jsonColumn, jsonFlag, type AuditContext } from './audit';
 
 type Row = Record<string, unknown>;
 const USER_NAME = "u.first_name || ' ' || u.surname AS user_name";
@@ -34,15 +35,30 @@ export const listComments = async (db: D1Database, ticketId: number) =>
       .all<Row>()
   ).results.map(toComment);
 
-export const insertComment = async (db: D1Database, ticketId: number, userId: number, { body }: CommentPayload) => {
-  const row = await db
-    .prepare(
-      `INSERT INTO ticket_comments (ticket_id, user_id, body) VALUES (?1, ?2, ?3)
-       RETURNING *, (SELECT first_name || ' ' || surname FROM users WHERE id = ?2) AS user_name`,
-    )
-    .bind(ticketId, userId, body)
-    .first<Row>();
-  return toComment(row as Row);
+// Comments and time entries belong to their ticket's history.
+const AUDIT_COMMENT = { action: 'comment', entity: 'ticket', table: 'ticket_comments', entityColumn: 'ticket_id', fields: { body: jsonColumn('body') } } as const;
+const AUDIT_TIME = {
+  action: 'time',
+  entity: 'ticket',
+  table: 'time_entries',
+  entityColumn: 'ticket_id',
+  fields: { workDate: jsonColumn('work_date'), minutes: jsonColumn('minutes'), note: jsonColumn('note'), billable: jsonFlag('billable') },
+} as const;
+
+/** The author of a comment or time entry is the signed-in actor of its audit entry. */
+type Author = AuditContext & { actorId: number };
+
+export const insertComment = async (db: D1Database, ticketId: number, author: Author, { body }: CommentPayload) => {
+  const [inserted] = await db.batch<Row>([
+    db
+      .prepare(
+        `INSERT INTO ticket_comments (ticket_id, user_id, body) VALUES (?1, ?2, ?3)
+         RETURNING *, (SELECT first_name || ' ' || surname FROM users WHERE id = ?2) AS user_name`,
+      )
+      .bind(ticketId, author.actorId, body),
+    auditCreated(db, author, AUDIT_COMMENT),
+  ]);
+  return toComment(inserted?.results[0] as Row);
 };
 
 export const listTimeEntries = async (db: D1Database, ticketId: number) =>
@@ -55,18 +71,22 @@ export const listTimeEntries = async (db: D1Database, ticketId: number) =>
 
 /**
  * Adds a time entry unless it would take the person's total for that day over 24 hours: the sum
- * is read inside the INSERT, so two entries sent at once cannot both slip under the limit.
+ * is read inside the INSERT, so two entries sent at once cannot both slip under the limit. The
+ * audit entry is in the same batch and is written only when the row is.
  */
-export const insertTimeEntry = async (db: D1Database, ticketId: number, userId: number, entry: TimeEntryPayload) => {
-  const row = await db
-    .prepare(
-      `INSERT INTO time_entries (ticket_id, user_id, work_date, minutes, note, billable)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6
-       WHERE (SELECT coalesce(sum(minutes), 0) FROM time_entries WHERE user_id = ?2 AND work_date = ?3) + ?4 <= ?7
-       RETURNING *, (SELECT first_name || ' ' || surname FROM users WHERE id = ?2) AS user_name`,
-    )
-    .bind(ticketId, userId, entry.workDate, entry.minutes, entry.note ?? '', entry.billable === false ? 0 : 1, MINUTES_PER_DAY)
-    .first<Row>();
+export const insertTimeEntry = async (db: D1Database, ticketId: number, author: Author, entry: TimeEntryPayload) => {
+  const [inserted] = await db.batch<Row>([
+    db
+      .prepare(
+        `INSERT INTO time_entries (ticket_id, user_id, work_date, minutes, note, billable)
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6
+         WHERE (SELECT coalesce(sum(minutes), 0) FROM time_entries WHERE user_id = ?2 AND work_date = ?3) + ?4 <= ?7
+         RETURNING *, (SELECT first_name || ' ' || surname FROM users WHERE id = ?2) AS user_name`,
+      )
+      .bind(ticketId, author.actorId, entry.workDate, entry.minutes, entry.note ?? '', entry.billable === false ? 0 : 1, MINUTES_PER_DAY),
+    auditCreated(db, author, AUDIT_TIME),
+  ]);
+  const row = inserted?.results[0];
   if (!row) throw conflict(`Time logged on ${entry.workDate} would come to more than 24 hours`);
   return toTimeEntry(row);
 };

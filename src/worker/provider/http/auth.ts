@@ -1,20 +1,25 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import { forbiddenMessage, may, type Permission } from '../../../shared/permissions';
 import type { Env } from '../../env';
 import { readToken, type TokenClaims } from '../auth/token';
-import { isSessionActive } from '../db/sessions';
+import { findSession, type Session } from '../db/sessions';
 import { forbidden, unauthorized } from './errors';
 
-export type ProviderEnv = { Bindings: Env; Variables: { userId: number; token: TokenClaims } };
+export type ProviderEnv = {
+  Bindings: Env;
+  /** `session` settles once the account check has passed; a role check awaits it. `token` is for sign-out. */
+  Variables: { userId: number; token: TokenClaims; session: Promise<Session> };
+};
 
 const READS = new Set(['GET', 'HEAD']);
 const invalidToken = () => unauthorized('Invalid or expired token');
 
 /**
- * Accepts only a valid, unexpired, not signed-out token for this audience whose user still exists
- * and is active.
- * A read changes nothing, so it runs alongside the account check instead of after it (one
- * database round trip less on every page's data); its answer is sent only if the check passes.
- * A write waits for the check.
+ * Accepts only a valid, unexpired, not signed-out token for this audience whose user still
+ * exists, is active and is still on the token's session version (one query checks them all). A
+ * read changes nothing, so it runs alongside the account check instead of after it (one database
+ * round trip less on every page's data); its answer is sent only if the check passes. A write
+ * waits for the check.
  */
 export const requireAuth: MiddlewareHandler<ProviderEnv> = async (c, next) => {
   const match = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
@@ -23,17 +28,34 @@ export const requireAuth: MiddlewareHandler<ProviderEnv> = async (c, next) => {
   if (claims === null) throw invalidToken();
   c.set('userId', claims.userId);
   c.set('token', claims);
-  const active = isSessionActive(c.env.DB, claims);
+  const session = findSession(c.env.DB, claims).then((found) => {
+    if (!found) throw invalidToken();
+    return found;
+  });
+  c.set('session', session);
   if (!READS.has(c.req.method)) {
-    if (!(await active)) throw invalidToken();
+    await session;
     return next();
   }
   // Hono turns a handler's error into its response, and an error thrown here, after the handler
   // has finished, replaces that response.
-  const [check] = await Promise.allSettled([active, next()]);
+  const [check] = await Promise.allSettled([session, next()]);
   if (check.status === 'rejected') throw check.reason;
-  if (!check.value) throw invalidToken();
 };
+
+/** 403 naming the role the caller lacks, unless the caller's role has the permission. */
+export const assertMay = async (c: Context<ProviderEnv>, permission: Permission) => {
+  const { role } = await c.get('session');
+  if (!may(role, permission)) throw forbidden(forbiddenMessage(permission));
+};
+
+/** Lets the request on only for roles with the permission; after requireAuth, before the body is read. */
+export const requireRole =
+  (permission: Permission): MiddlewareHandler<ProviderEnv> =>
+  async (c, next) => {
+    await assertMay(c, permission);
+    await next();
+  };
 
 /** Profile and password calls act on the caller's own account only. */
 export const assertSelf = (userId: number, id: number) => {

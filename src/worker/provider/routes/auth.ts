@@ -4,8 +4,10 @@ import type { LoginResponse } from '../../../shared/types';
 import { DUMMY_HASH, verifyPassword } from '../auth/password';
 import { countAttempt, recordSuccess } from '../auth/rate-limit';
 import { issueToken } from '../auth/token';
+import { auditEvent } from '../db/audit';
 import { revokeSession } from '../db/sessions';
 import { findCredentials } from '../db/users';
+import { requestIdOf } from '../http/audit-context';
 import { requireAuth, type ProviderEnv } from '../http/auth';
 import { unauthorized } from '../http/errors';
 import { readBody } from '../http/validate';
@@ -24,12 +26,20 @@ export const authRoutes = new Hono<ProviderEnv>()
 
     const credentials = await findCredentials(c.env.DB, username);
     const passwordOk = await verifyPassword(password, credentials?.passwordHash ?? DUMMY_HASH);
-    if (!credentials || !passwordOk || !credentials.user.isActive) throw unauthorized('Invalid email or password');
-    await recordSuccess(c.env.DB, subject);
+    const requestId = requestIdOf(c);
+    // Every attempt is in the log: entity `session`, the account's id when the email is known.
+    const attempt = (action: 'login' | 'login_failed', actorId: number | null) =>
+      auditEvent(c.env.DB, { actorId, requestId }, { action, entity: 'session', entityId: credentials?.user.id ?? null });
+    if (!credentials || !passwordOk || !credentials.user.isActive) {
+      // The attempt was already counted before the password was checked; this is its record.
+      await attempt('login_failed', null).run();
+      throw unauthorized('Invalid email or password');
+    }
+    const { user, sessionVersion } = credentials;
+    await recordSuccess(c.env.DB, subject, attempt('login', user.id));
 
-    const { user } = credentials;
-    const token = await issueToken(user, { secret: c.env.JWT_SECRET, audience: c.env.APP_AUDIENCE });
-    return c.json<LoginResponse>({ token, firstName: user.firstName, surname: user.surname, email: user.email, userId: user.id });
+    const token = await issueToken({ id: user.id, sessionVersion }, { secret: c.env.JWT_SECRET, audience: c.env.APP_AUDIENCE });
+    return c.json<LoginResponse>({ token, firstName: user.firstName, surname: user.surname, email: user.email, userId: user.id, role: user.role });
   })
   // Ends the presented token on the server; every later call with it gets 401.
   .post('/logout', requireAuth, async (c) => {

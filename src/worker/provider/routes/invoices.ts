@@ -12,7 +12,8 @@ import {
 import { listQuerySchema } from '../../../shared/schemas/list';
 import { allLines, findLine, insertLine, listLines, updateLine } from '../db/invoices';
 import { findStatement, generateStatement, listStatements, moveStatement } from '../db/statements';
-import { requireAuth, type ProviderEnv } from '../http/auth';
+import { auditContext } from '../http/audit-context';
+import { requireAuth, requireRole, type ProviderEnv } from '../http/auth';
 import { notFound } from '../http/errors';
 import { issuerOf } from '../http/issuer';
 import { foundOr404, readId } from '../http/params';
@@ -26,23 +27,26 @@ const sourceOf = (c: Context) => {
 
 const CSV_HEADER = ['id', 'source', 'period', 'company', 'description', 'quantity', 'unit_price', 'amount', 'reference', 'status', 'statement_id'];
 
+const statementsRole = requireRole('manageStatements');
+const linesRole = requireRole('editInvoiceLines');
+
 export const invoiceRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
   .get('/gifs/statements', async (c) => c.json(await listStatements(c.env.DB, await readQuery(c, listQuerySchema))))
-  .post('/gifs/statements', async (c) => {
+  .post('/gifs/statements', statementsRole, async (c) => {
     const request = await readBody(c, createStatementSchema);
-    return c.json(await generateStatement(c.env.DB, request, issuerOf(c.env)), 201);
+    return c.json(await generateStatement(c.env.DB, request, issuerOf(c.env), auditContext(c)), 201);
   })
   .get('/gifs/statements/:id', async (c) => c.json(foundOr404(await findStatement(c.env.DB, readId(c), issuerOf(c.env)), 'Statement')))
-  .patch('/gifs/statements/:id', async (c) => {
+  .patch('/gifs/statements/:id', statementsRole, async (c) => {
     const id = readId(c);
     const changes = await readBody(c, updateStatementSchema);
-    return c.json(foundOr404(await moveStatement(c.env.DB, id, changes, issuerOf(c.env)), 'Statement'));
+    return c.json(foundOr404(await moveStatement(c.env.DB, id, changes, issuerOf(c.env), auditContext(c)), 'Statement'));
   })
   .get('/lines/:id', async (c) => c.json(foundOr404(await findLine(c.env.DB, readId(c)), 'Invoice line')))
-  .patch('/lines/:id', async (c) => {
+  .patch('/lines/:id', linesRole, async (c) => {
     const id = readId(c);
-    return c.json(foundOr404(await updateLine(c.env.DB, id, await readBody(c, updateLineSchema)), 'Invoice line'));
+    return c.json(foundOr404(await updateLine(c.env.DB, id, await readBody(c, updateLineSchema), auditContext(c)), 'Invoice line'));
   })
   .get('/:source/lines.csv', async (c) => {
     const source = sourceOf(c);
@@ -59,7 +63,7 @@ export const invoiceRoutes = new Hono<ProviderEnv>()
     const source = sourceOf(c);
     return c.json(await listLines(c.env.DB, source, await readQuery(c, lineListQuerySchema)));
   })
-  .post('/:source/lines', async (c) => {
+  .post('/:source/lines', linesRole, async (c) => {
     const source = sourceOf(c);
-    return c.json(await insertLine(c.env.DB, source, await readBody(c, createLineSchema)), 201);
+    return c.json(await insertLine(c.env.DB, source, await readBody(c, createLineSchema), auditContext(c)), 201);
   });
