@@ -1,10 +1,16 @@
 /** Response shapes of the provider API (DESIGN.md §3). */
+
+export const ROLES = ['admin', 'billing', 'staff'] as const;
+/** What a user may do (DESIGN.md §6). */
+export type Role = (typeof ROLES)[number];
+
 export interface LoginResponse {
   token: string;
   firstName: string;
   surname: string;
   email: string;
   userId: number;
+  role: Role;
 }
 
 export interface User {
@@ -13,6 +19,7 @@ export interface User {
   surname: string;
   email: string;
   isActive: boolean;
+  role: Role;
   createdAt: string;
   updatedAt: string;
 }
@@ -178,4 +185,23 @@ export interface DashboardSummary {
   unbilledCents: number;
   recentTickets: Ticket[];
   openedVsResolved: { day: string; opened: number; resolved: number }[];
+}
+
+export const AUDIT_ENTITIES = ['user', 'ticket', 'company', 'ticket_category', 'invoice_line', 'statement', 'backup', 'session'] as const;
+export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
+
+export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'comment', 'time', 'password', 'login', 'login_failed', 'backup'] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** One recorded change (DESIGN.md §6): `changes` holds `[before, after]` per API field name. */
+export interface AuditEntry {
+  id: number;
+  at: string;
+  actorId: number | null;
+  actorName: string | null;
+  action: AuditAction;
+  entity: AuditEntity;
+  entityId: number | null;
+  changes: Record<string, [unknown, unknown]>;
+  requestId: string | null;
 }

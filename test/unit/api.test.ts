@@ -26,7 +26,7 @@ describe('apiRequest', () => {
 
   beforeEach(() => {
     vi.stubGlobal('fetch', fetchMock);
-    signIn({ token: 'tok', firstName: 'A', surname: 'B', email: 'a@b.c', userId: 7 });
+    signIn({ token: 'tok', firstName: 'A', surname: 'B', email: 'a@b.c', userId: 7, role: 'staff' });
   });
   afterEach(() => {
     vi.unstubAllGlobals();
@@ -63,7 +63,7 @@ describe('apiRequest', () => {
     expect(authState.token).toBeNull();
     expect(JSON.parse(localStorage.getItem(AUTH_STORAGE_KEY) ?? '{}').token).toBeNull();
 
-    signIn({ token: 'tok2', firstName: 'A', surname: 'B', email: 'a@b.c', userId: 7 });
+    signIn({ token: 'tok2', firstName: 'A', surname: 'B', email: 'a@b.c', userId: 7, role: 'staff' });
     fetchMock.mockResolvedValue(reply(401, { message: 'bad password' }));
     await expect(apiRequest('auth/login', { method: 'POST', body: {}, authenticated: false })).rejects.toMatchObject({ status: 401 });
     expect(authState.token).toBe('tok2');

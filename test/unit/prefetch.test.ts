@@ -10,7 +10,7 @@ describe('prefetchApi / takePrefetched', () => {
   const fetchMock = vi.fn<typeof fetch>();
   beforeEach(() => {
     vi.stubGlobal('fetch', fetchMock);
-    signIn({ token: 'tok', firstName: 'A', surname: 'B', email: 'a@b.c', userId: 7 });
+    signIn({ token: 'tok', firstName: 'A', surname: 'B', email: 'a@b.c', userId: 7, role: 'staff' });
   });
   afterEach(() => {
     vi.useRealTimers();

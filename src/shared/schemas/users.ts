@@ -1,8 +1,10 @@
-import { boolean, object, ref, type InferType } from 'yup';
+import { boolean, mixed, object, ref, type InferType } from 'yup';
+import { ROLES, type Role } from '../types';
 import { EMAIL_MAX, NAME_MAX, filledLine, line, password, recordId } from './fields';
 
 const name = () => filledLine(NAME_MAX, 'Required');
 const email = () => line(EMAIL_MAX).email('Required');
+const role = () => mixed<Role>().oneOf(ROLES, 'Must be admin, billing or staff');
 
 export const profileSchema = object({
   id: recordId().required('Required'),
@@ -26,6 +28,7 @@ export const createUserSchema = object({
   surname: name().required('Required'),
   email: email().required('Required'),
   password: password().required('Required'),
+  role: role(),
 });
 export type CreateUserPayload = InferType<typeof createUserSchema>;
 
@@ -35,5 +38,14 @@ export const updateUserSchema = object({
   surname: name(),
   email: email(),
   isActive: boolean(),
+  role: role(),
+  password: password(),
 });
 export type UpdateUserPayload = InferType<typeof updateUserSchema>;
+
+/** An admin setting someone else's password (`PATCH users` with only `id` and `password`). */
+export const resetPasswordSchema = object({
+  id: recordId().required('Required'),
+  password: password().required('Required'),
+});
+export type ResetPasswordPayload = InferType<typeof resetPasswordSchema>;

@@ -4,6 +4,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { Link, Navigate, Outlet, useLocation } from 'react-router-dom';
 import { SettingsDialog } from '../../features/settings/SettingsDialog';
 import { useAuth } from '../../lib/auth-store';
+import { useStoredRole } from '../../lib/use-stored-role';
 import { SideNav } from './SideNav';
 import { UserMenu } from './UserMenu';
 
@@ -12,6 +13,7 @@ export function AuthenticatedLayout() {
   const { token } = useAuth();
   const location = useLocation();
   const [navOpen, { toggle, close }] = useDisclosure(false);
+  useStoredRole();
 
   if (!token) {
     const wanted = `${location.pathname}${location.search}${location.hash}`;

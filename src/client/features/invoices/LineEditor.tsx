@@ -1,4 +1,5 @@
 import { Alert, Badge, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { Form } from 'react-final-form';
 import { updateLineSchema, type LineChanges } from '../../../shared/schemas/invoices';
 import type { InvoiceLine } from '../../../shared/types';
@@ -11,12 +12,32 @@ import { LINE_STATUS_COLORS, LINE_STATUS_LABELS, LINE_STATUS_OPTIONS, periodLabe
 
 const validate = validateWith(updateLineSchema);
 
+interface Props {
+  line: InvoiceLine;
+  /** On an issued or paid statement: nobody may change it. */
+  locked: boolean;
+  /** Whether the signed-in user's role may edit invoice lines at all. */
+  canEdit: boolean;
+  onSave: (changes: LineChanges) => Promise<void>;
+}
+
 /** A ledger line's facts and the form that edits quantity, price in cents, status and wording. */
-export function LineEditor({ line, locked, onSave }: { line: InvoiceLine; locked: boolean; onSave: (changes: LineChanges) => Promise<void> }) {
+export function LineEditor({ line, locked, canEdit, onSave }: Props) {
+  const readOnly = locked || !canEdit;
+  // Without the form, the values it would hold are shown as facts.
+  const values: [string, ReactNode][] = readOnly
+    ? [
+        ['Description', <Text span size="sm" style={{ whiteSpace: 'pre-wrap' }}>{line.description}</Text>],
+        ['Quantity', line.quantity.toLocaleString()],
+        ['Unit price', formatCents(line.unitPriceCents)],
+        ['Reference', line.reference || '—'],
+      ]
+    : [];
   return (
     <Stack>
       <Facts
         items={[
+          ...values,
           ['Period', periodLabel(line.period)],
           ['Company', line.companyName ?? '—'],
           ['Amount', <Text fw={700} span data-testid="line-amount">{formatCents(line.amountCents)}</Text>],
@@ -29,7 +50,9 @@ export function LineEditor({ line, locked, onSave }: { line: InvoiceLine; locked
         <Alert color="gray" title="Billed">
           This line is on a statement that has been issued, so it can no longer change.
         </Alert>
-      ) : (
+      ) : null}
+      {!locked && !canEdit ? <Text size="sm">Invoice lines are changed by the billing team; you can read this one.</Text> : null}
+      {readOnly ? null : (
         <Form<LineChanges>
           onSubmit={onSave}
           validate={validate}

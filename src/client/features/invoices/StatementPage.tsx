@@ -1,8 +1,10 @@
-import { Badge, Button, Center, Loader, Modal, Select, Stack, Text } from '@mantine/core';
+import { Badge, Button, Center, Divider, Loader, Modal, Select, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import type { Statement } from '../../../shared/types';
+import { HistorySection } from '../../lib/audit/HistorySection';
 import { formatCents, formatDate } from '../../lib/format';
+import { useCan } from '../../lib/permissions';
 import { notify } from '../../lib/toast/notify';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { PageTitle } from '../../lib/ui/PageTitle';
@@ -28,6 +30,7 @@ export function StatementPage() {
   const [generating, generateModal] = useDisclosure(false);
   const [period, setPeriod] = useState<string | null>(PERIOD_OPTIONS[1]?.value ?? null);
   const [busy, setBusy] = useState(false);
+  const canBill = useCan('billing.edit');
 
   const run = async (work: () => Promise<unknown>, failure: string) => {
     setBusy(true);
@@ -60,7 +63,7 @@ export function StatementPage() {
 
   return (
     <>
-      <PageTitle title="GIFS statements" description="Monthly statements from the SLA and Azure lines" actions={<Button onClick={generateModal.open}>Generate statement</Button>} />
+      <PageTitle title="GIFS statements" description="Monthly statements from the SLA and Azure lines" actions={canBill ? <Button onClick={generateModal.open}>Generate statement</Button> : undefined} />
       <DataTable
         label="Statements"
         columns={COLUMNS}
@@ -72,7 +75,7 @@ export function StatementPage() {
         selectedId={statementId}
         empty={{ title: 'No statements yet', description: 'Generate one for a month with SLA or Azure lines.' }}
       />
-      <Modal opened={generating} onClose={generateModal.close} title="Generate statement">
+      <Modal opened={generating && canBill} onClose={generateModal.close} title="Generate statement">
         <Stack>
           <Text size="sm">Bills every GIFS SLA and Azure line of the month that is not on a statement yet.</Text>
           <Select label="Month" data={PERIOD_OPTIONS} value={period} onChange={setPeriod} allowDeselect={false} searchable />
@@ -88,7 +91,13 @@ export function StatementPage() {
             <Loader aria-label="Loading statement" />
           </Center>
         ) : null}
-        {statement.data ? <StatementView statement={statement.data} busy={busy} onAdvance={advance} /> : null}
+        {statement.data ? (
+          <Stack>
+            <StatementView statement={statement.data} busy={busy} onAdvance={canBill ? advance : undefined} />
+            <Divider />
+            <HistorySection changedAt={statement.data.updatedAt} entity="statement" entityId={statement.data.id} />
+          </Stack>
+        ) : null}
       </RecordDrawer>
     </>
   );

@@ -8,7 +8,8 @@ import classes from './print.module.css';
 interface Props {
   statement: StatementDetail;
   busy: boolean;
-  onAdvance: (status: 'issued' | 'paid') => void;
+  /** Issues it or marks it paid; absent for a role that may not. */
+  onAdvance?: (status: 'issued' | 'paid') => void;
 }
 
 /** A statement with its lines and total; prints on its own (see print.module.css). */
@@ -67,12 +68,12 @@ export function StatementView({ statement, busy, onAdvance }: Props) {
         </Table>
       </Table.ScrollContainer>
       <Group className={classes.noPrint}>
-        {statement.status === 'open' ? (
+        {onAdvance && statement.status === 'open' ? (
           <Button onClick={() => onAdvance('issued')} loading={busy} disabled={busy}>
             Mark issued
           </Button>
         ) : null}
-        {statement.status === 'issued' ? (
+        {onAdvance && statement.status === 'issued' ? (
           <Button color="green" onClick={() => onAdvance('paid')} loading={busy} disabled={busy}>
             Mark paid
           </Button>

@@ -6,6 +6,6 @@ export const updateProfile = (payload: ProfilePayload) =>
   apiRequest<User & { status?: number; detail?: string }>('users/profile', { method: 'PATCH', body: payload });
 
 export const changePassword = (payload: ChangePasswordPayload) =>
-  apiRequest<{ message: string }>('users/change-password', { method: 'PATCH', body: payload });
+  apiRequest<{ message: string; token: string }>('users/change-password', { method: 'PATCH', body: payload });
 
 export const backupDatabase = () => apiRequest<BackupResult>('settings/backup-db', { method: 'POST' });

@@ -1,8 +1,11 @@
 import { Badge, Button, Center, Divider, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { TicketPayload } from '../../../shared/schemas/tickets';
 import type { Ticket } from '../../../shared/types';
+import { HistorySection } from '../../lib/audit/HistorySection';
+import type { ValueFormats } from '../../lib/audit/describe';
+import type { Option } from '../../lib/form/fields';
 import { formatDate } from '../../lib/format';
 import { notify } from '../../lib/toast/notify';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
@@ -26,6 +29,8 @@ const COLUMNS: Column<Ticket>[] = [
   { key: 'created', label: 'Created', sort: 'createdAt', visibleFrom: 'md', render: (t) => formatDate(t.createdAt) },
 ];
 
+const labelOf = (options: Option[]) => (value: unknown) => options.find((option) => option.value === String(value))?.label;
+
 export function TicketsPage() {
   const [{ id }, setSearch] = useTicketsSearch();
   const [filters, setFilters] = useState<Filters & { page: number }>({ sort: '-createdAt', page: 1 });
@@ -33,6 +38,10 @@ export function TicketsPage() {
   const ticket = useTicket(id);
   const options = useTicketOptions();
   const [creating, { open: openCreate, close: closeCreate }] = useDisclosure(false);
+  const historyFormats = useMemo<ValueFormats>(
+    () => ({ companyId: labelOf(options.companies), categoryId: labelOf(options.categories), assigneeId: labelOf(options.users) }),
+    [options],
+  );
 
   const filter = (changes: Filters) => setFilters((current) => ({ ...current, ...changes, page: 1 }));
 
@@ -97,6 +106,8 @@ export function TicketsPage() {
             <TimeSection ticketId={ticket.data.id} />
             <Divider />
             <CommentsSection ticketId={ticket.data.id} />
+            <Divider />
+            <HistorySection changedAt={ticket.data.updatedAt} entity="ticket" entityId={ticket.data.id} formats={historyFormats} />
           </Stack>
         ) : null}
       </RecordDrawer>
