@@ -3,6 +3,7 @@ import { hashPassword } from '../src/worker/provider/auth/password';
 import { insertRows } from '../src/worker/provider/db/bulk';
 import { withLocalEnv } from './local-env';
 import { seededRandom, type Random } from './demo/random';
+import { NO_ACTOR } from '../src/worker/provider/db/audit';
 import { advanceStatement, generateStatement } from '../src/worker/provider/db/statements';
 import { CATEGORIES, COMMENTS, COMPANIES, FIRST_NAMES, GIFS_COMPANY, LINE_TEMPLATES, PROBLEMS, SUBJECTS, SURNAMES, TIME_NOTES } from './demo/vocabulary';
 
@@ -11,6 +12,10 @@ const STATUSES = [['open', 3], ['in_progress', 2], ['on_hold', 1], ['resolved', 
 const PRIORITIES = [['low', 2], ['normal', 5], ['high', 2], ['urgent', 1]] as const;
 
 export const DEMO_USER_PASSWORD = 'demo-user';
+// Two demo users are billing; the rest are staff. These accounts are always active, so `npm start`
+// can print one sign-in of each role (DEMO_STAFF_EMAIL is the ordinary user of the issues).
+export const DEMO_BILLING_EMAILS = ['chloe.carter@example.com', 'daniel.dlamini@example.com'];
+export const DEMO_STAFF_EMAIL = 'ben.banda@example.com';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const day = (ms: number) => iso(ms).slice(0, 10);
@@ -55,11 +60,14 @@ export const fillDemoData = async (db: D1Database, { tickets = 2000, seed = 2026
 
   const people = FIRST_NAMES.slice(0, 24).map((first, i) => [first, SURNAMES[i] ?? 'Smith'] as const);
   await db.batch([
-    ...people.map(([first, last]) =>
-      db
-        .prepare('INSERT OR IGNORE INTO users (first_name, surname, email, password_hash, is_active) VALUES (?1, ?2, ?3, ?4, ?5)')
-        .bind(first, last, `${first}.${last}@example.com`.toLowerCase(), userHash, random.chance(0.92) ? 1 : 0),
-    ),
+    ...people.map(([first, last]) => {
+      const email = `${first}.${last}@example.com`.toLowerCase();
+      const billing = DEMO_BILLING_EMAILS.includes(email);
+      const active = random.chance(0.92) || billing || email === DEMO_STAFF_EMAIL;
+      return db
+        .prepare('INSERT OR IGNORE INTO users (first_name, surname, email, password_hash, is_active, role) VALUES (?1, ?2, ?3, ?4, ?5, ?6)')
+        .bind(first, last, email, userHash, active ? 1 : 0, billing ? 'billing' : 'staff');
+    }),
     ...COMPANIES.map(([name, code]) =>
       db
         .prepare('INSERT OR IGNORE INTO companies (name, code, email, phone, address) VALUES (?1, ?2, ?3, ?4, ?5)')
@@ -127,9 +135,9 @@ const fillInvoiceDemo = async (db: D1Database, random: Random, companies: number
   await insertRows(db, 'invoice_lines', ['source', 'company_id', 'period', 'description', 'quantity', 'unit_price_cents', 'amount_cents', 'reference', 'status'], rows);
   const billed = periods.slice(2);
   for (const [index, period] of billed.entries()) {
-    const statement = await generateStatement(db, period);
-    await advanceStatement(db, statement.id, 'issued');
-    if (index >= 2) await advanceStatement(db, statement.id, 'paid');
+    const statement = await generateStatement(db, period, NO_ACTOR);
+    await advanceStatement(db, statement.id, 'issued', NO_ACTOR);
+    if (index >= 2) await advanceStatement(db, statement.id, 'paid', NO_ACTOR);
   }
   return { invoiceLines: rows.length, statements: billed.length };
 };

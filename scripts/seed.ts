@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { hashPassword } from '../src/worker/provider/auth/password';
+import { NO_ACTOR } from '../src/worker/provider/db/audit';
 import { countUsers, insertUser } from '../src/worker/provider/db/users';
 import type { Env } from '../src/worker/env';
 import { fillDemoData } from './demo-data';
@@ -16,7 +17,8 @@ export const seed = async (env: Pick<Env, 'DB'>) => {
     surname: 'Admin',
     email: DEMO_ADMIN_EMAIL,
     passwordHash: await hashPassword(demoAdminPassword()),
-  });
+    role: 'admin',
+  }, NO_ACTOR);
   await fillDemoData(env.DB);
   return true;
 };

@@ -2,6 +2,7 @@ import { localStateDir } from './local-env';
 import { prepareLocal } from './prepare-local';
 import { bin, run } from './run';
 import { serveBuilt, waitUntilUp } from './serve';
+import { DEMO_BILLING_EMAILS, DEMO_STAFF_EMAIL, DEMO_USER_PASSWORD } from './demo-data';
 import { DEMO_ADMIN_EMAIL, demoAdminPassword } from './seed';
 
 // `npm start`: build, migrate, seed, then serve the built Worker and bundle in workerd.
@@ -28,7 +29,9 @@ try {
   console.log(`
   Staff app is running at ${url}/
   API: ${upstream ? `passthrough to ${upstream}/v1` : 'embedded provider (local D1 + R2)'}
-  Sign in as ${DEMO_ADMIN_EMAIL} with password ${process.env.SEED_ADMIN_PASSWORD ? '$SEED_ADMIN_PASSWORD' : demoAdminPassword()}
+  Sign in as ${DEMO_ADMIN_EMAIL} with password ${process.env.SEED_ADMIN_PASSWORD ? '$SEED_ADMIN_PASSWORD' : demoAdminPassword()} (admin)
+          or ${DEMO_BILLING_EMAILS[0]} with password ${DEMO_USER_PASSWORD} (billing)
+          or ${DEMO_STAFF_EMAIL} with password ${DEMO_USER_PASSWORD} (staff)
   Stop with Ctrl+C.
 `);
 } catch (error) {

@@ -15,8 +15,10 @@ export const csvCell = (value: CsvCell) => {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
 
-export const toCsv = (header: string[], rows: CsvCell[][]) =>
-  [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+/** Rows as CSV lines, each ending in CRLF; for output written a part at a time. */
+export const csvLines = (rows: CsvCell[][]) => rows.map((row) => `${row.map(csvCell).join(',')}\r\n`).join('');
+
+export const toCsv = (header: string[], rows: CsvCell[][]) => csvLines([header, ...rows]);
 
 /** Integer cents as a plain decimal for spreadsheets: -1234 → "-12.34". */
 export const centsToDecimal = (cents: number) => {

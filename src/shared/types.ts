@@ -1,8 +1,7 @@
 /** Response shapes of the provider API (DESIGN.md §3). */
 
-export const ROLES = ['admin', 'billing', 'staff'] as const;
-/** What a user may do (DESIGN.md §6). */
-export type Role = (typeof ROLES)[number];
+/** What a user may do (DESIGN.md §6): staff < billing < admin. */
+export type Role = 'admin' | 'billing' | 'staff';
 
 export interface LoginResponse {
   token: string;
@@ -187,13 +186,19 @@ export interface DashboardSummary {
   openedVsResolved: { day: string; opened: number; resolved: number }[];
 }
 
-export const AUDIT_ENTITIES = ['user', 'ticket', 'company', 'ticket_category', 'invoice_line', 'statement', 'backup', 'session'] as const;
-export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
+/** `PATCH users/change-password`: a fresh token replaces the caller's, whose old ones now fail. */
+export interface ChangePasswordResponse {
+  message: string;
+  token: string;
+}
 
-export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'comment', 'time', 'password', 'login', 'login_failed', 'backup'] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+export type AuditEntity = 'user' | 'ticket' | 'company' | 'ticket_category' | 'invoice_line' | 'statement' | 'backup' | 'session';
+export type AuditAction = 'create' | 'update' | 'delete' | 'comment' | 'time' | 'password' | 'login' | 'login_failed' | 'backup';
 
-/** One recorded change (DESIGN.md §6): `changes` holds `[before, after]` per API field name. */
+/**
+ * One audit log entry (DESIGN.md §6). `changes` maps API field names to [before, after]; a
+ * password shows as `{ password: [null, null] }`.
+ */
 export interface AuditEntry {
   id: number;
   at: string;

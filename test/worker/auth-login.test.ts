@@ -17,13 +17,14 @@ describe('successful login', () => {
     const res = await attemptLogin(user, { ip: freshIp() });
     const { status, body } = await readJson<Record<string, unknown>>(res);
     expect(status).toBe(200);
-    expect(Object.keys(body).sort()).toEqual(['email', 'firstName', 'surname', 'token', 'userId']);
-    expect(body).toMatchObject({ firstName: 'Ada', surname: 'Lovelace', email: user.email, userId: user.id });
+    expect(Object.keys(body).sort()).toEqual(['email', 'firstName', 'role', 'surname', 'token', 'userId']);
+    expect(body).toMatchObject({ firstName: 'Ada', surname: 'Lovelace', email: user.email, userId: user.id, role: 'staff' });
 
     const token = body.token as string;
     const { header, payload } = decodeJwt(token);
     expect(header.alg).toBe('HS256');
     expect(payload.sub).toBe(String(user.id));
+    expect(payload.sv).toBe(0);
     expect(payload.aud).toBe(env.APP_AUDIENCE);
     expect(Number(payload.exp) - nowSeconds()).toBeGreaterThan(EIGHT_HOURS - 60);
     expect(Number(payload.exp) - nowSeconds()).toBeLessThanOrEqual(EIGHT_HOURS);

@@ -5,9 +5,9 @@ import { api, base64UrlEncode, createUser, decodeJwt, expectError, signedIn } fr
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-/** A token as the provider would issue it, with any claim overridden. */
+/** A token as the provider would issue it (session version 0, a new account's), with any claim overridden. */
 const tokenFor = (sub: string, claims: Record<string, unknown> = {}, secret = env.JWT_SECRET) =>
-  sign({ sub, aud: env.APP_AUDIENCE, iat: nowSeconds(), exp: nowSeconds() + 3600, ...claims }, secret, 'HS256');
+  sign({ sub, sv: 0, aud: env.APP_AUDIENCE, iat: nowSeconds(), exp: nowSeconds() + 3600, ...claims }, secret, 'HS256');
 
 const listUsers = (authorization?: string) =>
   api('users', { headers: authorization === undefined ? {} : { authorization } });
@@ -99,6 +99,16 @@ describe('refused with 401 JSON', () => {
     expect((await post(active.id)).status).toBe(201);
     const stored = await env.DB.prepare('SELECT reporter_id FROM tickets WHERE title = ?1').bind(title).all<{ reporter_id: number }>();
     expect(stored.results).toEqual([{ reporter_id: active.id }]);
+  });
+
+  it.each([
+    ['no session version', { sv: undefined }],
+    ['a session version as text', { sv: '0' }],
+    ['a negative session version', { sv: -1 }],
+    ['a newer session version than the account’s', { sv: 1 }],
+  ])('a token with %s', async (_, claims) => {
+    const user = await createUser();
+    await expectError(await listUsers(`Bearer ${await tokenFor(String(user.id), claims)}`), 401);
   });
 
   it.each(['999999', '0', '-1', '1.5', 'abc'])('a token for user id “%s”, which does not exist', async (sub) => {

@@ -64,8 +64,9 @@ describe('POST settings/backup-db', () => {
 
   it('writes every row of every table to R2 under a timestamped key', async () => {
     const started = Date.now();
-    const result = await backup(token);
+    // Counted first: the backup's own audit entry is written after its snapshot.
     const counts = await rowCounts();
+    const result = await backup(token);
 
     expect(result.key).toMatch(KEY);
     expect(result.key).toBe(`backups/${result.createdAt.replace(/:/g, '-')}.json`);

@@ -2,6 +2,8 @@ import { createExecutionContext, env } from 'cloudflare:test';
 import { expect } from 'vitest';
 import { createApp } from '../../src/worker/index';
 import { hashPassword } from '../../src/worker/provider/auth/password';
+import type { Role } from '../../src/shared/types';
+import { NO_ACTOR } from '../../src/worker/provider/db/audit';
 import { insertUser } from '../../src/worker/provider/db/users';
 
 export const ORIGIN = 'https://app.test';
@@ -37,8 +39,8 @@ export interface TestUser {
   surname: string;
 }
 
-/** Inserts a user straight into D1, as the seed script does. */
-export const createUser = async (overrides: Partial<Omit<TestUser, 'id'>> & { isActive?: boolean } = {}): Promise<TestUser> => {
+/** Inserts a user straight into D1, as the seed script does; staff unless `role` says otherwise. */
+export const createUser = async (overrides: Partial<Omit<TestUser, 'id'>> & { isActive?: boolean; role?: Role } = {}): Promise<TestUser> => {
   counter += 1;
   const fields = {
     firstName: 'Test',
@@ -47,14 +49,19 @@ export const createUser = async (overrides: Partial<Omit<TestUser, 'id'>> & { is
     password: 'correct horse battery staple',
     ...overrides,
   };
-  const user = await insertUser(env.DB, {
-    firstName: fields.firstName,
-    surname: fields.surname,
-    email: fields.email,
-    isActive: overrides.isActive,
-    passwordHash: await hashPassword(fields.password),
-  });
-  return { ...fields, id: user.id };
+  const user = await insertUser(
+    env.DB,
+    {
+      firstName: fields.firstName,
+      surname: fields.surname,
+      email: fields.email,
+      isActive: overrides.isActive,
+      role: overrides.role,
+      passwordHash: await hashPassword(fields.password),
+    },
+    NO_ACTOR,
+  );
+  return { id: user.id, email: fields.email, password: fields.password, firstName: fields.firstName, surname: fields.surname };
 };
 
 export interface LoginOptions {
@@ -80,9 +87,9 @@ export const login = async (user: Pick<TestUser, 'email' | 'password'>, ip = '20
   return ((await res.json()) as { token: string }).token;
 };
 
-/** A user and a token for them, for calls that need a signed-in caller. */
-export const signedIn = async () => {
-  const user = await createUser();
+/** A user of the given role (admin unless said otherwise) and a token for them. */
+export const signedIn = async (role: Role = 'admin') => {
+  const user = await createUser({ role });
   return { user, token: await login(user) };
 };
 

@@ -1,6 +1,7 @@
 import { proxy, subscribe, useSnapshot } from 'valtio';
 import { AUTH_STORAGE_KEY } from '../../shared/constants';
-import { ROLES, type LoginResponse, type Role } from '../../shared/types';
+import { ROLES } from '../../shared/schemas/users';
+import type { LoginResponse, Role } from '../../shared/types';
 
 /**
  * The signed-in user as kept in the browser (SPEC.md §3), with the role that decides what the

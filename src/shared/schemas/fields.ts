@@ -28,7 +28,9 @@ export const paragraph = (max: number) =>
 export const filledLine = (max: number, message: string) =>
   line(max).matches(NOT_BLANK, { message, excludeEmptyString: false });
 
-// The same characters login accepts, so every password that can be set can also sign in.
+// The same characters login accepts, so every password that can be set can also sign in. Every
+// new password (a user created, a password changed, an admin's reset) takes this one field, so
+// a password policy applies everywhere by changing it here.
 export const password = () =>
   string().min(1, 'Required').max(PASSWORD_MAX, maxMessage(PASSWORD_MAX)).matches(SINGLE_LINE, INVALID_CHARACTERS);
 

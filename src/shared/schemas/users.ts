@@ -1,10 +1,13 @@
-import { boolean, mixed, object, ref, type InferType } from 'yup';
-import { ROLES, type Role } from '../types';
+import { boolean, object, ref, string, type InferType } from 'yup';
+import type { Role } from '../types';
 import { EMAIL_MAX, NAME_MAX, filledLine, line, password, recordId } from './fields';
 
 const name = () => filledLine(NAME_MAX, 'Required');
 const email = () => line(EMAIL_MAX).email('Required');
-const role = () => mixed<Role>().oneOf(ROLES, 'Must be admin, billing or staff');
+
+export const ROLES: readonly Role[] = ['admin', 'billing', 'staff'];
+export const DEFAULT_ROLE: Role = 'staff';
+const role = () => string<Role>().oneOf(ROLES, `Must be one of ${ROLES.join(', ')}`);
 
 export const profileSchema = object({
   id: recordId().required('Required'),
@@ -39,6 +42,7 @@ export const updateUserSchema = object({
   email: email(),
   isActive: boolean(),
   role: role(),
+  // An admin resetting someone's password.
   password: password(),
 });
 export type UpdateUserPayload = InferType<typeof updateUserSchema>;

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { API_VERSION } from '../../shared/constants';
 import type { ProviderEnv } from './http/auth';
 import { onError } from './http/errors';
+import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
 import { invoiceRoutes } from './routes/invoices';
 import { companyRoutes, ticketCategoryRoutes } from './routes/lookups';
@@ -22,5 +23,6 @@ export const provider = new Hono<ProviderEnv>()
   .route('/invoices', invoiceRoutes)
   .route('/reports', reportRoutes)
   .route('/dashboard', dashboardRoutes)
+  .route('/', auditRoutes)
   .notFound((c) => c.json({ message: 'Not Found' }, 404))
   .onError(onError);

@@ -1,7 +1,8 @@
 import { Anchor, Button, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { AUDIT_ACTIONS, AUDIT_ENTITIES, type AuditAction, type AuditEntity, type AuditEntry } from '../../../shared/types';
+import { AUDIT_ACTIONS, AUDIT_ENTITIES } from '../../../shared/schemas/audit';
+import type { AuditAction, AuditEntity, AuditEntry } from '../../../shared/types';
 import { useAudit } from '../../lib/audit/api';
 import { ChangeList } from '../../lib/audit/ChangeList';
 import { ACTION_LABELS, ENTITY_LABELS, actorOf, describeChanges } from '../../lib/audit/describe';
@@ -14,7 +15,6 @@ import { NoAccess } from '../../lib/ui/NoAccess';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { exportAudit, usePeople } from './api';
-import { endOfDay, startOfDay } from './dates';
 import { recordAddress } from './record-links';
 
 const PAGE_SIZE = 50;
@@ -23,7 +23,7 @@ interface Filters {
   actorId?: number;
   entity?: AuditEntity;
   action?: AuditAction;
-  /** Local calendar days, YYYY-MM-DD. */
+  /** Calendar days, YYYY-MM-DD; the API reads them as UTC days, inclusive. */
   from?: string;
   to?: string;
 }
@@ -75,7 +75,7 @@ function AuditLog() {
   const [exporting, setExporting] = useState(false);
   const people = usePeople();
   const rangeError = filters.from && filters.to && filters.from > filters.to ? 'Must be on or after From' : undefined;
-  const query = { actorId: filters.actorId, entity: filters.entity, action: filters.action, from: startOfDay(filters.from), to: endOfDay(filters.to) };
+  const query = { ...filters, to: rangeError ? undefined : filters.to };
   const log = useAudit({ ...query, page, pageSize: PAGE_SIZE });
   const opened = log.data?.items.find((entry) => entry.id === openId);
 

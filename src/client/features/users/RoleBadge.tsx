@@ -1,5 +1,6 @@
 import { Badge } from '@mantine/core';
-import { ROLES, type Role } from '../../../shared/types';
+import { ROLES } from '../../../shared/schemas/users';
+import type { Role } from '../../../shared/types';
 
 const ROLE_LABELS: Record<Role, string> = { admin: 'Admin', billing: 'Billing', staff: 'Staff' };
 const ROLE_COLORS: Record<Role, string> = { admin: 'grape', billing: 'teal', staff: 'gray' };

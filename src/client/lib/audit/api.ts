@@ -7,7 +7,7 @@ export interface AuditQuery {
   entityId?: number;
   actorId?: number;
   action?: AuditAction;
-  /** ISO 8601 instants, inclusive. */
+  /** UTC calendar days (YYYY-MM-DD), inclusive. */
   from?: string;
   to?: string;
   page: number;

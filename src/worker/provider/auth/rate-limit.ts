@@ -34,7 +34,8 @@ export const assertNotLimited = async (db: D1Database, subject: LoginSubject) =>
   }
 };
 
-export const recordFailure = (db: D1Database, subject: LoginSubject) => {
+/** Counts a failure; `also` (the attempt's audit entry) is written in the same batch. */
+export const recordFailure = (db: D1Database, subject: LoginSubject, ...also: D1PreparedStatement[]) => {
   const now = nowSeconds();
   const upsert = db.prepare(
     `INSERT INTO login_attempts (key, window_start, count) VALUES (?1, ?2, 1)
@@ -42,9 +43,9 @@ export const recordFailure = (db: D1Database, subject: LoginSubject) => {
        count = CASE WHEN window_start <= ?2 - ?3 THEN 1 ELSE count + 1 END,
        window_start = CASE WHEN window_start <= ?2 - ?3 THEN ?2 ELSE window_start END`,
   );
-  return db.batch(subjectKeys(subject).map(([, key]) => upsert.bind(key, now, WINDOW_SECONDS)));
+  return db.batch([...subjectKeys(subject).map(([, key]) => upsert.bind(key, now, WINDOW_SECONDS)), ...also]);
 };
 
-/** A correct password clears the account's failures, not the address's. */
-export const recordSuccess = (db: D1Database, subject: LoginSubject) =>
-  db.prepare('DELETE FROM login_attempts WHERE key = ?1').bind(keyOf('email', subject.email)).run();
+/** A correct password clears the account's failures, not the address's; `also` as for recordFailure. */
+export const recordSuccess = (db: D1Database, subject: LoginSubject, ...also: D1PreparedStatement[]) =>
+  db.batch([db.prepare('DELETE FROM login_attempts WHERE key = ?1').bind(keyOf('email', subject.email)), ...also]);

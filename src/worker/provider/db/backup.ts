@@ -1,4 +1,5 @@
 import type { BackupListItem, BackupResult } from '../../../shared/types';
+import { auditEvent, type AuditContext } from './audit';
 import { DATA_TABLES, type DataTable } from './tables';
 
 export const BACKUP_PREFIX = 'backups/';
@@ -22,11 +23,22 @@ export const snapshot = async (db: D1Database): Promise<BackupDocument> => {
   return { version: BACKUP_FORMAT_VERSION, createdAt: new Date().toISOString(), tables };
 };
 
-export const writeBackup = async (db: D1Database, bucket: R2Bucket): Promise<BackupResult> => {
+/**
+ * Writes the snapshot to R2 and records it in the audit log. R2 and D1 share no transaction, so
+ * the file goes first and is removed again when its entry cannot be written: no backup exists
+ * without its entry.
+ */
+export const writeBackup = async (db: D1Database, bucket: R2Bucket, audit: AuditContext): Promise<BackupResult> => {
   const document = await snapshot(db);
   const body = new TextEncoder().encode(JSON.stringify(document));
   const key = backupKey(document.createdAt);
   await bucket.put(key, body, { httpMetadata: { contentType: 'application/json' } });
+  try {
+    await auditEvent(db, audit, { action: 'backup', entity: 'backup', entityId: null, changes: { key: [null, key] } }).run();
+  } catch (error) {
+    await bucket.delete(key);
+    throw error;
+  }
   const rows = Object.fromEntries(DATA_TABLES.map((table) => [table, document.tables[table].length]));
   return { key, createdAt: document.createdAt, bytes: body.byteLength, rows };
 };

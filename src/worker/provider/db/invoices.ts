@@ -2,6 +2,7 @@ import type { InvoiceSource, LineChanges, LineListQuery, LinePayload } from '../
 import type { InvoiceLine, LinePage } from '../../../shared/types';
 import { conflict } from '../http/errors';
 import { pageOf, pageWindow } from '../http/pagination';
+import { auditCreated, auditUpdated, jsonColumn, type AuditContext } from './audit';
 import { assertReferencesExist } from './references';
 import { NOW_SQL, assignments, setSql, valuesOf } from './sql';
 
@@ -64,26 +65,40 @@ export const findLine = async (db: D1Database, id: number) => {
   return row ? toLine(row) : null;
 };
 
-export const insertLine = async (db: D1Database, source: InvoiceSource, line: LinePayload) => {
-  await assertReferencesExist(db, { companyId: line.companyId });
-  const row = await db
-    .prepare(
-      `INSERT INTO invoice_lines (source, company_id, period, description, quantity, unit_price_cents, amount_cents, reference, status)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?5 * ?6, ?7, ?8) RETURNING id`,
-    )
-    .bind(source, line.companyId ?? null, line.period, line.description, line.quantity, line.unitPriceCents, line.reference ?? '', line.status ?? 'draft')
-    .first<{ id: number }>();
-  return findLine(db, row?.id as number) as Promise<InvoiceLine>;
-};
-
 const COLUMNS = { description: 'description', quantity: 'quantity', unitPriceCents: 'unit_price_cents', reference: 'reference', status: 'status' };
+
+const AUDIT = {
+  entity: 'invoice_line',
+  table: 'invoice_lines',
+  fields: {
+    source: jsonColumn('source'),
+    companyId: jsonColumn('company_id'),
+    period: jsonColumn('period'),
+    ...Object.fromEntries(Object.entries(COLUMNS).map(([field, column]) => [field, jsonColumn(column)])),
+    amountCents: jsonColumn('amount_cents'),
+  },
+} as const;
+
+export const insertLine = async (db: D1Database, source: InvoiceSource, line: LinePayload, audit: AuditContext) => {
+  await assertReferencesExist(db, { companyId: line.companyId });
+  const [inserted] = await db.batch<{ id: number }>([
+    db
+      .prepare(
+        `INSERT INTO invoice_lines (source, company_id, period, description, quantity, unit_price_cents, amount_cents, reference, status)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?5 * ?6, ?7, ?8) RETURNING id`,
+      )
+      .bind(source, line.companyId ?? null, line.period, line.description, line.quantity, line.unitPriceCents, line.reference ?? '', line.status ?? 'draft'),
+    auditCreated(db, audit, AUDIT),
+  ]);
+  return findLine(db, inserted?.results[0]?.id as number) as Promise<InvoiceLine>;
+};
 
 /**
  * Edits a line and recomputes its amount in integer cents; an open statement holding the line
  * gets its total recomputed in the same transaction. Lines on an issued or paid statement are
  * closed to edits.
  */
-export const updateLine = async (db: D1Database, id: number, changes: LineChanges) => {
+export const updateLine = async (db: D1Database, id: number, changes: LineChanges, audit: AuditContext) => {
   const current = await db
     .prepare('SELECT l.statement_id, s.status AS statement_status FROM invoice_lines l LEFT JOIN statements s ON s.id = l.statement_id WHERE l.id = ?1')
     .bind(id)
@@ -95,6 +110,8 @@ export const updateLine = async (db: D1Database, id: number, changes: LineChange
   const list = assignments(changes, COLUMNS);
   const set = [setSql(list, 2), `updated_at = ${NOW_SQL}`].filter(Boolean).join(', ');
   await db.batch([
+    // The recomputed amount follows from the quantity and price the entry records.
+    auditUpdated(db, audit, { ...AUDIT, id, values: changes }),
     db.prepare(`UPDATE invoice_lines SET ${set} WHERE id = ?1`).bind(id, ...valuesOf(list)),
     db.prepare('UPDATE invoice_lines SET amount_cents = quantity * unit_price_cents WHERE id = ?1').bind(id),
     db

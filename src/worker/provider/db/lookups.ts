@@ -1,12 +1,14 @@
-import type { Company, TicketCategory } from '../../../shared/types';
+import type { AuditEntity, Company, TicketCategory } from '../../../shared/types';
 import type { ListQuery } from '../../../shared/schemas/list';
 import { conflict } from '../http/errors';
 import { containsPattern, pageOf, pageWindow } from '../http/pagination';
+import { auditCreated, auditDeleted, auditUpdated, jsonColumn, jsonFlag, type AuditContext, type AuditFields } from './audit';
 import { NOW_SQL, assignments, insertSql, setSql, uniqueOr409, valuesOf } from './sql';
 
 /** What differs between the lookup tables; the list, read, write and delete logic is shared. */
 interface LookupSpec<T> {
   table: string;
+  entity: AuditEntity;
   noun: string;
   /** API field → column, for the writable fields. */
   columns: Record<string, string>;
@@ -24,6 +26,10 @@ const base = (row: Record<string, unknown>) => ({
 
 const lookupStore = <T>(spec: LookupSpec<T>) => {
   const taken = `A ${spec.noun} with this name already exists`;
+  const fields: AuditFields = Object.fromEntries(
+    Object.entries(spec.columns).map(([field, column]) => [field, field === 'isActive' ? jsonFlag(column) : jsonColumn(column)]),
+  );
+  const target = { entity: spec.entity, table: spec.table, fields };
   return {
     list: async (db: D1Database, query: ListQuery) => {
       const { limit, offset } = pageWindow(query);
@@ -41,31 +47,44 @@ const lookupStore = <T>(spec: LookupSpec<T>) => {
       return row ? spec.toApi(row) : null;
     },
 
-    insert: async (db: D1Database, fields: Record<string, unknown>) => {
-      const list = assignments(fields, spec.columns);
-      const row = await uniqueOr409(db.prepare(insertSql(spec.table, list)).bind(...valuesOf(list)).first(), taken);
-      return spec.toApi(row as Record<string, unknown>);
-    },
-
-    update: async (db: D1Database, id: number, changes: Record<string, unknown>) => {
-      const list = assignments(changes, spec.columns);
-      const set = [setSql(list, 2), `updated_at = ${NOW_SQL}`].filter(Boolean).join(', ');
-      const row = await uniqueOr409(
-        db.prepare(`UPDATE ${spec.table} SET ${set} WHERE id = ?1 RETURNING *`).bind(id, ...valuesOf(list)).first(),
+    insert: async (db: D1Database, values: Record<string, unknown>, audit: AuditContext) => {
+      const list = assignments(values, spec.columns);
+      const [inserted] = await uniqueOr409(
+        db.batch<Record<string, unknown>>([
+          db.prepare(insertSql(spec.table, list)).bind(...valuesOf(list)),
+          auditCreated(db, audit, target),
+        ]),
         taken,
       );
+      return spec.toApi(inserted?.results[0] as Record<string, unknown>);
+    },
+
+    update: async (db: D1Database, id: number, changes: Record<string, unknown>, audit: AuditContext) => {
+      const list = assignments(changes, spec.columns);
+      const set = [setSql(list, 2), `updated_at = ${NOW_SQL}`].filter(Boolean).join(', ');
+      const [, updated] = await uniqueOr409(
+        db.batch<Record<string, unknown>>([
+          auditUpdated(db, audit, { ...target, id, values: changes }),
+          db.prepare(`UPDATE ${spec.table} SET ${set} WHERE id = ?1 RETURNING *`).bind(id, ...valuesOf(list)),
+        ]),
+        taken,
+      );
+      const row = updated?.results[0];
       return row ? spec.toApi(row) : null;
     },
 
     /** Deletes an unused row; false when the id is unknown, 409 while other rows refer to it. */
-    remove: async (db: D1Database, id: number) => {
+    remove: async (db: D1Database, id: number, audit: AuditContext) => {
       const uses = await db.batch<{ n: number }>(
         spec.usedBy.map(({ table, column }) => db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?1`).bind(id)),
       );
       const inUse = spec.usedBy.filter((_, i) => (uses[i]?.results[0]?.n ?? 0) > 0).map((use) => use.noun);
       if (inUse.length) throw conflict(`This ${spec.noun} is still used by ${inUse.join(' and ')}`);
-      const result = await db.prepare(`DELETE FROM ${spec.table} WHERE id = ?1`).bind(id).run();
-      return result.meta.changes > 0;
+      const [, deleted] = await db.batch([
+        auditDeleted(db, audit, { ...target, id }),
+        db.prepare(`DELETE FROM ${spec.table} WHERE id = ?1`).bind(id),
+      ]);
+      return (deleted?.meta.changes ?? 0) > 0;
     },
   };
 };
@@ -74,6 +93,7 @@ export type LookupStore = ReturnType<typeof lookupStore>;
 
 export const companies = lookupStore<Company>({
   table: 'companies',
+  entity: 'company',
   noun: 'company',
   columns: { name: 'name', code: 'code', email: 'email', phone: 'phone', address: 'address', isActive: 'is_active' },
   toApi: (row) => ({
@@ -93,6 +113,7 @@ export const companies = lookupStore<Company>({
 
 export const ticketCategories = lookupStore<TicketCategory>({
   table: 'ticket_categories',
+  entity: 'ticket_category',
   noun: 'ticket category',
   columns: { name: 'name', description: 'description', isActive: 'is_active' },
   toApi: (row) => ({ ...base(row), name: row.name as string, description: row.description as string }),

@@ -10,6 +10,8 @@ export const asBackup = (value: unknown): BackupDocument => {
   if (!doc || typeof doc !== 'object' || doc.version !== BACKUP_FORMAT_VERSION || typeof doc.tables !== 'object' || doc.tables === null) {
     throw new RestoreError(`not a version ${BACKUP_FORMAT_VERSION} backup`);
   }
+  // Backups made before the audit log existed restore with an empty one.
+  doc.tables.audit_log ??= [];
   for (const table of DATA_TABLES) {
     if (!Array.isArray(doc.tables[table])) throw new RestoreError(`the backup has no rows array for ${table}`);
   }

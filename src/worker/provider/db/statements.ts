@@ -3,6 +3,7 @@ import type { ListQuery } from '../../../shared/schemas/list';
 import type { Statement, StatementDetail } from '../../../shared/types';
 import { badRequest, conflict } from '../http/errors';
 import { pageOf, pageWindow } from '../http/pagination';
+import { auditCreated, auditUpdated, jsonColumn, type AuditContext } from './audit';
 import { toLine } from './invoices';
 import { NOW_SQL, uniqueOr409 } from './sql';
 
@@ -14,6 +15,17 @@ const SOURCES_SQL = STATEMENT_SOURCES.map((s) => `'${s}'`).join(', ');
 
 const SELECT = `SELECT s.*, c.name AS company_name, (SELECT count(*) FROM invoice_lines WHERE statement_id = s.id) AS line_count
   FROM statements s LEFT JOIN companies c ON c.id = s.company_id`;
+
+const AUDIT = {
+  entity: 'statement',
+  table: 'statements',
+  fields: {
+    period: jsonColumn('period'),
+    companyId: jsonColumn('company_id'),
+    status: jsonColumn('status'),
+    totalCents: jsonColumn('total_cents'),
+  },
+} as const;
 
 const toStatement = (row: Row): Statement => ({
   id: row.id as number,
@@ -57,7 +69,7 @@ export const findStatement = async (db: D1Database, id: number): Promise<Stateme
  * invoiced and tied to it, and its total as the sum of exactly those lines. A month has at most
  * one statement (409 the second time); a month with no lines has nothing to bill (400).
  */
-export const generateStatement = async (db: D1Database, period: string) => {
+export const generateStatement = async (db: D1Database, period: string, audit: AuditContext) => {
   const lines = await db
     .prepare(`SELECT count(*) AS n, count(DISTINCT company_id) AS companies, min(company_id) AS company FROM invoice_lines WHERE source IN (${SOURCES_SQL}) AND period = ?1 AND statement_id IS NULL`)
     .bind(period)
@@ -80,6 +92,8 @@ export const generateStatement = async (db: D1Database, period: string) => {
       db
         .prepare('UPDATE statements SET total_cents = (SELECT coalesce(sum(amount_cents), 0) FROM invoice_lines WHERE statement_id = statements.id) WHERE period = ?1')
         .bind(period),
+      // The statement as created, total included; updates leave last_insert_rowid() on it.
+      auditCreated(db, audit, AUDIT),
     ]),
     `A statement for ${period} already exists`,
   );
@@ -88,17 +102,19 @@ export const generateStatement = async (db: D1Database, period: string) => {
 };
 
 const NEXT: Partial<Record<StatementStatus, StatementStatus>> = { open: 'issued', issued: 'paid' };
+// The status a statement must still hold for each step, checked by the UPDATE and its audit entry alike.
+const STEP_FROM = { issued: "status = 'open'", paid: "status = 'issued'" } as const;
 
 /** Moves a statement on: open → issued (stamping issued_at) → paid, one step at a time. */
-export const advanceStatement = async (db: D1Database, id: number, status: 'issued' | 'paid') => {
+export const advanceStatement = async (db: D1Database, id: number, status: 'issued' | 'paid', audit: AuditContext) => {
   const current = await db.prepare('SELECT status FROM statements WHERE id = ?1').bind(id).first<{ status: StatementStatus }>();
   if (!current) return null;
   if (NEXT[current.status] !== status) throw conflict(`A ${current.status} statement cannot be marked ${status}`);
   const stamp = status === 'issued' ? `, issued_at = ${NOW_SQL}` : '';
-  const result = await db
-    .prepare(`UPDATE statements SET status = ?2${stamp}, updated_at = ${NOW_SQL} WHERE id = ?1 AND status = ?3`)
-    .bind(id, status, current.status)
-    .run();
-  if (!result.meta.changes) throw conflict('The statement changed meanwhile; reload and try again');
+  const [, result] = await db.batch([
+    auditUpdated(db, audit, { ...AUDIT, id, values: { status }, guard: STEP_FROM[status] }),
+    db.prepare(`UPDATE statements SET status = ?2${stamp}, updated_at = ${NOW_SQL} WHERE id = ?1 AND ${STEP_FROM[status]}`).bind(id, status),
+  ]);
+  if (!result?.meta.changes) throw conflict('The statement changed meanwhile; reload and try again');
   return findStatement(db, id);
 };

@@ -12,6 +12,7 @@ export const DATA_TABLES = [
   'statements',
   'invoice_lines',
   'login_attempts',
+  'audit_log',
 ] as const;
 
 export type DataTable = (typeof DATA_TABLES)[number];

@@ -1,5 +1,6 @@
 import type { CommentPayload, TimeEntryPayload } from '../../../shared/schemas/tickets';
 import type { TicketComment, TimeEntry } from '../../../shared/types';
+import { auditCreated, jsonColumn, jsonFlag, type AuditContext } from './audit';
 
 type Row = Record<string, unknown>;
 const USER_NAME = "u.first_name || ' ' || u.surname AS user_name";
@@ -33,15 +34,27 @@ export const listComments = async (db: D1Database, ticketId: number) =>
       .all<Row>()
   ).results.map(toComment);
 
-export const insertComment = async (db: D1Database, ticketId: number, userId: number, { body }: CommentPayload) => {
-  const row = await db
-    .prepare(
-      `INSERT INTO ticket_comments (ticket_id, user_id, body) VALUES (?1, ?2, ?3)
-       RETURNING *, (SELECT first_name || ' ' || surname FROM users WHERE id = ?2) AS user_name`,
-    )
-    .bind(ticketId, userId, body)
-    .first<Row>();
-  return toComment(row as Row);
+// Comments and time entries belong to their ticket's history.
+const AUDIT_COMMENT = { action: 'comment', entity: 'ticket', table: 'ticket_comments', entityColumn: 'ticket_id', fields: { body: jsonColumn('body') } } as const;
+const AUDIT_TIME = {
+  action: 'time',
+  entity: 'ticket',
+  table: 'time_entries',
+  entityColumn: 'ticket_id',
+  fields: { workDate: jsonColumn('work_date'), minutes: jsonColumn('minutes'), note: jsonColumn('note'), billable: jsonFlag('billable') },
+} as const;
+
+export const insertComment = async (db: D1Database, ticketId: number, { actorId, requestId }: AuditContext & { actorId: number }, { body }: CommentPayload) => {
+  const [inserted] = await db.batch<Row>([
+    db
+      .prepare(
+        `INSERT INTO ticket_comments (ticket_id, user_id, body) VALUES (?1, ?2, ?3)
+         RETURNING *, (SELECT first_name || ' ' || surname FROM users WHERE id = ?2) AS user_name`,
+      )
+      .bind(ticketId, actorId, body),
+    auditCreated(db, { actorId, requestId }, AUDIT_COMMENT),
+  ]);
+  return toComment(inserted?.results[0] as Row);
 };
 
 export const listTimeEntries = async (db: D1Database, ticketId: number) =>
@@ -52,13 +65,15 @@ export const listTimeEntries = async (db: D1Database, ticketId: number) =>
       .all<Row>()
   ).results.map(toTimeEntry);
 
-export const insertTimeEntry = async (db: D1Database, ticketId: number, userId: number, entry: TimeEntryPayload) => {
-  const row = await db
-    .prepare(
-      `INSERT INTO time_entries (ticket_id, user_id, work_date, minutes, note, billable) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-       RETURNING *, (SELECT first_name || ' ' || surname FROM users WHERE id = ?2) AS user_name`,
-    )
-    .bind(ticketId, userId, entry.workDate, entry.minutes, entry.note ?? '', entry.billable === false ? 0 : 1)
-    .first<Row>();
-  return toTimeEntry(row as Row);
+export const insertTimeEntry = async (db: D1Database, ticketId: number, { actorId, requestId }: AuditContext & { actorId: number }, entry: TimeEntryPayload) => {
+  const [inserted] = await db.batch<Row>([
+    db
+      .prepare(
+        `INSERT INTO time_entries (ticket_id, user_id, work_date, minutes, note, billable) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+         RETURNING *, (SELECT first_name || ' ' || surname FROM users WHERE id = ?2) AS user_name`,
+      )
+      .bind(ticketId, actorId, entry.workDate, entry.minutes, entry.note ?? '', entry.billable === false ? 0 : 1),
+    auditCreated(db, { actorId, requestId }, AUDIT_TIME),
+  ]);
+  return toTimeEntry(inserted?.results[0] as Row);
 };

@@ -1,6 +1,7 @@
 import type { TicketChanges, TicketListQuery, TicketPayload, TicketSort } from '../../../shared/schemas/tickets';
 import type { Ticket } from '../../../shared/types';
 import { containsPattern, pageOf, pageWindow } from '../http/pagination';
+import { auditCreated, auditUpdated, jsonColumn, type AuditContext, type AuditFields } from './audit';
 import { assertReferencesExist } from './references';
 import { NOW_SQL, assignments, insertSql, setSql, valuesOf } from './sql';
 
@@ -26,6 +27,12 @@ const COLUMNS: Record<string, string> = {
   dueAt: 'due_at',
   resolvedAt: 'resolved_at',
 };
+
+const AUDIT = {
+  entity: 'ticket',
+  table: 'tickets',
+  fields: Object.fromEntries(Object.entries(COLUMNS).map(([field, column]) => [field, jsonColumn(column)])) as AuditFields,
+} as const;
 
 // Priority and status sort by their meaning, not alphabetically.
 const SORT_SQL: Record<TicketSort, string> = {
@@ -111,16 +118,16 @@ export const findTicket = async (db: D1Database, id: number) => {
 export const ticketExists = async (db: D1Database, id: number) =>
   (await db.prepare('SELECT 1 AS found FROM tickets WHERE id = ?1').bind(id).first()) !== null;
 
-export const insertTicket = async (db: D1Database, payload: TicketPayload, reporterId: number) => {
+export const insertTicket = async (db: D1Database, payload: TicketPayload, reporterId: number, audit: AuditContext) => {
   await assertReferencesExist(db, payload);
   const resolvedAt = payload.status && CLOSED.includes(payload.status) ? new Date().toISOString() : undefined;
   const list = assignments({ ...payload, reporterId, resolvedAt }, COLUMNS);
-  const row = await db.prepare(insertSql('tickets', list)).bind(...valuesOf(list)).first<Row>();
-  return findTicket(db, row?.id as number) as Promise<Ticket>;
+  const [inserted] = await db.batch<Row>([db.prepare(insertSql('tickets', list)).bind(...valuesOf(list)), auditCreated(db, audit, AUDIT)]);
+  return findTicket(db, inserted?.results[0]?.id as number) as Promise<Ticket>;
 };
 
 /** Applies the given fields; moving to resolved or closed stamps resolved_at, reopening clears it. */
-export const updateTicket = async (db: D1Database, id: number, changes: TicketChanges) => {
+export const updateTicket = async (db: D1Database, id: number, changes: TicketChanges, audit: AuditContext) => {
   await assertReferencesExist(db, changes);
   const list = assignments(changes, COLUMNS);
   const set = [setSql(list, 2), `updated_at = ${NOW_SQL}`];
@@ -129,9 +136,9 @@ export const updateTicket = async (db: D1Database, id: number, changes: TicketCh
       CLOSED.includes(changes.status) ? `resolved_at = coalesce(resolved_at, ${NOW_SQL})` : 'resolved_at = NULL',
     );
   }
-  const result = await db
-    .prepare(`UPDATE tickets SET ${set.filter(Boolean).join(', ')} WHERE id = ?1`)
-    .bind(id, ...valuesOf(list))
-    .run();
-  return result.meta.changes > 0 ? findTicket(db, id) : null;
+  const [, result] = await db.batch([
+    auditUpdated(db, audit, { ...AUDIT, id, values: changes }),
+    db.prepare(`UPDATE tickets SET ${set.filter(Boolean).join(', ')} WHERE id = ?1`).bind(id, ...valuesOf(list)),
+  ]);
+  return (result?.meta.changes ?? 0) > 0 ? findTicket(db, id) : null;
 };

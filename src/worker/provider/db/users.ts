@@ -1,6 +1,9 @@
-import type { User } from '../../../shared/types';
+import type { Role, User } from '../../../shared/types';
 import type { ListQuery } from '../../../shared/schemas/list';
+import type { TokenClaims } from '../auth/token';
+import { conflict } from '../http/errors';
 import { containsPattern, pageOf, pageWindow } from '../http/pagination';
+import { auditCreated, auditUpdated, jsonColumn, jsonFlag, type AuditContext, type AuditFields } from './audit';
 import { NOW_SQL, uniqueOr409 } from './sql';
 
 interface UserRow {
@@ -9,11 +12,13 @@ interface UserRow {
   surname: string;
   email: string;
   is_active: number;
+  role: Role;
+  session_version: number;
   created_at: string;
   updated_at: string;
 }
 
-const COLUMNS = 'id, first_name, surname, email, is_active, created_at, updated_at';
+const COLUMNS = 'id, first_name, surname, email, is_active, role, session_version, created_at, updated_at';
 
 const toUser = (row: UserRow): User => ({
   id: row.id,
@@ -21,6 +26,7 @@ const toUser = (row: UserRow): User => ({
   surname: row.surname,
   email: row.email,
   isActive: row.is_active === 1,
+  role: row.role,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -32,16 +38,26 @@ export const findUser = async (db: D1Database, id: number) => {
   return row ? toUser(row) : null;
 };
 
-/** Whether the account exists and may sign in; the check behind every signed-in call. */
-export const isActiveUser = async (db: D1Database, id: number) =>
-  (await db.prepare('SELECT is_active FROM users WHERE id = ?1').bind(id).first<{ is_active: number }>())?.is_active === 1;
+export interface Session {
+  role: Role;
+}
+
+/**
+ * The caller's role when the token's account exists, is active and is still on the token's
+ * session version; null otherwise. The check behind every signed-in call.
+ */
+export const findSession = (db: D1Database, { userId, sessionVersion }: TokenClaims) =>
+  db
+    .prepare('SELECT role FROM users WHERE id = ?1 AND is_active = 1 AND session_version = ?2')
+    .bind(userId, sessionVersion)
+    .first<Session>();
 
 export const findCredentials = (db: D1Database, email: string) =>
   db
     .prepare(`SELECT ${COLUMNS}, password_hash FROM users WHERE email = ?1`)
     .bind(email)
     .first<UserRow & { password_hash: string }>()
-    .then((row) => (row ? { user: toUser(row), passwordHash: row.password_hash } : null));
+    .then((row) => (row ? { user: toUser(row), sessionVersion: row.session_version, passwordHash: row.password_hash } : null));
 
 export const listUsers = async (db: D1Database, query: ListQuery) => {
   const { limit, offset } = pageWindow(query);
@@ -57,24 +73,38 @@ export const listUsers = async (db: D1Database, query: ListQuery) => {
   return pageOf((rows.results as UserRow[]).map(toUser), total, query);
 };
 
+/** What a user's audit entries record; never the password hash. */
+const AUDIT_FIELDS: AuditFields = {
+  firstName: jsonColumn('first_name'),
+  surname: jsonColumn('surname'),
+  email: jsonColumn('email'),
+  role: jsonColumn('role'),
+  isActive: jsonFlag('is_active'),
+};
+const PASSWORD_MARK = ['password'];
+
 export interface NewUser {
   firstName: string;
   surname: string;
   email: string;
   passwordHash: string;
   isActive?: boolean;
+  role?: Role;
 }
 
-export const insertUser = async (db: D1Database, user: NewUser) => {
-  const row = await uniqueOr409(
-    db
-      .prepare(
-        `INSERT INTO users (first_name, surname, email, password_hash, is_active) VALUES (?1, ?2, ?3, ?4, ?5) RETURNING ${COLUMNS}`,
-      )
-      .bind(user.firstName, user.surname, user.email, user.passwordHash, user.isActive === false ? 0 : 1)
-      .first<UserRow>(),
+export const insertUser = async (db: D1Database, user: NewUser, audit: AuditContext) => {
+  const [inserted] = await uniqueOr409(
+    db.batch<UserRow>([
+      db
+        .prepare(
+          `INSERT INTO users (first_name, surname, email, password_hash, is_active, role) VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING ${COLUMNS}`,
+        )
+        .bind(user.firstName, user.surname, user.email, user.passwordHash, user.isActive === false ? 0 : 1, user.role ?? 'staff'),
+      auditCreated(db, audit, { entity: 'user', table: 'users', fields: AUDIT_FIELDS }),
+    ]),
     EMAIL_TAKEN,
   );
+  const row = inserted?.results[0];
   if (!row) throw new Error('insert returned no row');
   return toUser(row);
 };
@@ -84,36 +114,68 @@ export interface UserChanges {
   surname?: string;
   email?: string;
   isActive?: boolean;
+  role?: Role;
+  passwordHash?: string;
 }
 
-/** Applies only the given fields; returns null when the id is unknown. */
-export const updateUser = async (db: D1Database, id: number, changes: UserChanges) => {
-  const row = await uniqueOr409(
-    db
-      .prepare(
-        `UPDATE users SET
-           first_name = coalesce(?2, first_name),
-           surname = coalesce(?3, surname),
-           email = coalesce(?4, email),
-           is_active = coalesce(?5, is_active),
-           updated_at = ${NOW_SQL}
-         WHERE id = ?1 RETURNING ${COLUMNS}`,
-      )
-      .bind(
+// Taking away the last active admin (deactivating or demoting them) would leave nobody able to
+// manage users. Checked in the UPDATE's own WHERE, where D1 runs writes one at a time, so two
+// admins demoting each other at once cannot both succeed.
+const KEEPS_AN_ADMIN = "NOT (role = 'admin' AND is_active = 1) OR (SELECT count(*) FROM users WHERE role = 'admin' AND is_active = 1) > 1";
+export const LAST_ADMIN = 'The last active admin cannot be deactivated or given another role';
+
+const removesAdmin = (changes: UserChanges) => changes.isActive === false || (changes.role !== undefined && changes.role !== 'admin');
+
+/**
+ * Applies only the given fields and records them in the audit log, in one batch. Deactivation,
+ * a role change and a new password bump the session version in the same write, which ends the
+ * user's other sessions. Returns null when the id is unknown, 409 for the last active admin.
+ */
+export const updateUser = async (db: D1Database, id: number, changes: UserChanges, audit: AuditContext, action: 'update' | 'password' = 'update') => {
+  const guard = removesAdmin(changes) ? KEEPS_AN_ADMIN : undefined;
+  const [, updated] = await uniqueOr409(
+    db.batch<UserRow>([
+      auditUpdated(db, audit, {
+        action,
+        entity: 'user',
+        table: 'users',
         id,
-        changes.firstName ?? null,
-        changes.surname ?? null,
-        changes.email ?? null,
-        changes.isActive === undefined ? null : Number(changes.isActive),
-      )
-      .first<UserRow>(),
+        fields: AUDIT_FIELDS,
+        values: { ...changes, passwordHash: undefined },
+        guard,
+        marks: changes.passwordHash === undefined ? [] : PASSWORD_MARK,
+      }),
+      db
+        .prepare(
+          `UPDATE users SET
+             first_name = coalesce(?2, first_name),
+             surname = coalesce(?3, surname),
+             email = coalesce(?4, email),
+             is_active = coalesce(?5, is_active),
+             role = coalesce(?6, role),
+             password_hash = coalesce(?7, password_hash),
+             session_version = session_version + (is_active IS NOT coalesce(?5, is_active) OR role IS NOT coalesce(?6, role) OR ?7 IS NOT NULL),
+             updated_at = ${NOW_SQL}
+           WHERE id = ?1${guard ? ` AND (${guard})` : ''} RETURNING ${COLUMNS}`,
+        )
+        .bind(
+          id,
+          changes.firstName ?? null,
+          changes.surname ?? null,
+          changes.email ?? null,
+          changes.isActive === undefined ? null : Number(changes.isActive),
+          changes.role ?? null,
+          changes.passwordHash ?? null,
+        ),
+    ]),
     EMAIL_TAKEN,
   );
-  return row ? toUser(row) : null;
+  const row = updated?.results[0];
+  if (row) return { user: toUser(row), sessionVersion: row.session_version };
+  // The WHERE matched nothing: either there is no such user or the guard refused.
+  if (guard && (await findUser(db, id))) throw conflict(LAST_ADMIN);
+  return null;
 };
-
-export const updatePasswordHash = (db: D1Database, id: number, passwordHash: string) =>
-  db.prepare(`UPDATE users SET password_hash = ?2, updated_at = ${NOW_SQL} WHERE id = ?1`).bind(id, passwordHash).run();
 
 export const countUsers = async (db: D1Database) =>
   (await db.prepare('SELECT count(*) AS total FROM users').first<number>('total')) ?? 0;

@@ -1,37 +1,59 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Role } from '../../../shared/types';
 import type { Env } from '../../env';
 import { readToken } from '../auth/token';
-import { isActiveUser } from '../db/users';
+import { findSession, type Session } from '../db/users';
 import { forbidden, unauthorized } from './errors';
 
-export type ProviderEnv = { Bindings: Env; Variables: { userId: number } };
+export type ProviderEnv = {
+  Bindings: Env;
+  /** `session` settles once the account check has passed; a role check awaits it. */
+  Variables: { userId: number; session: Promise<Session> };
+};
 
 const READS = new Set(['GET', 'HEAD']);
 const invalidToken = () => unauthorized('Invalid or expired token');
 
 /**
- * Accepts only a valid, unexpired token for this audience whose user still exists and is active.
- * A read changes nothing, so it runs alongside the account check instead of after it (one
+ * Accepts only a valid, unexpired token for this audience whose user still exists, is active and
+ * is still on the token's session version (one query checks all three). A read changes nothing, so it runs alongside the account check instead of after it (one
  * database round trip less on every page's data); its answer is sent only if the check passes.
  * A write waits for the check.
  */
 export const requireAuth: MiddlewareHandler<ProviderEnv> = async (c, next) => {
   const match = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
   if (!match?.[1]) throw unauthorized();
-  const userId = await readToken(match[1], { secret: c.env.JWT_SECRET, audience: c.env.APP_AUDIENCE });
-  if (userId === null) throw invalidToken();
-  c.set('userId', userId);
-  const active = isActiveUser(c.env.DB, userId);
+  const claims = await readToken(match[1], { secret: c.env.JWT_SECRET, audience: c.env.APP_AUDIENCE });
+  if (claims === null) throw invalidToken();
+  c.set('userId', claims.userId);
+  const session = findSession(c.env.DB, claims).then((found) => {
+    if (!found) throw invalidToken();
+    return found;
+  });
+  c.set('session', session);
   if (!READS.has(c.req.method)) {
-    if (!(await active)) throw invalidToken();
+    await session;
     return next();
   }
   // Hono turns a handler's error into its response, and an error thrown here, after the handler
   // has finished, replaces that response.
-  const [check] = await Promise.allSettled([active, next()]);
+  const [check] = await Promise.allSettled([session, next()]);
   if (check.status === 'rejected') throw check.reason;
-  if (!check.value) throw invalidToken();
 };
+
+/** 403 naming the role the caller lacks, unless the caller's role is one of `roles`. */
+export const assertRole = async (c: Context<ProviderEnv>, action: string, roles: readonly Role[]) => {
+  const { role } = await c.get('session');
+  if (!roles.includes(role)) throw forbidden(`You need the ${roles.join(' or ')} role to ${action}`);
+};
+
+/** Lets the request on only for the given roles; after requireAuth, before the body is read. */
+export const requireRole =
+  (action: string, ...roles: Role[]): MiddlewareHandler<ProviderEnv> =>
+  async (c, next) => {
+    await assertRole(c, action, roles);
+    await next();
+  };
 
 /** Profile and password calls act on the caller's own account only. */
 export const assertSelf = (userId: number, id: number) => {

@@ -12,7 +12,8 @@ import {
 import { listQuerySchema } from '../../../shared/schemas/list';
 import { allLines, findLine, insertLine, listLines, updateLine } from '../db/invoices';
 import { advanceStatement, findStatement, generateStatement, listStatements } from '../db/statements';
-import { requireAuth, type ProviderEnv } from '../http/auth';
+import { auditContext } from '../http/audit-context';
+import { requireAuth, requireRole, type ProviderEnv } from '../http/auth';
 import { notFound } from '../http/errors';
 import { foundOr404, readId } from '../http/params';
 import { readBody, readQuery } from '../http/validate';
@@ -25,23 +26,26 @@ const sourceOf = (c: Context) => {
 
 const CSV_HEADER = ['id', 'source', 'period', 'company', 'description', 'quantity', 'unit_price', 'amount', 'reference', 'status', 'statement_id'];
 
+const statementsRole = requireRole('create, issue or mark statements paid', 'billing', 'admin');
+const linesRole = requireRole('create or edit invoice lines', 'billing', 'admin');
+
 export const invoiceRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
   .get('/gifs/statements', async (c) => c.json(await listStatements(c.env.DB, await readQuery(c, listQuerySchema))))
-  .post('/gifs/statements', async (c) => {
+  .post('/gifs/statements', statementsRole, async (c) => {
     const { period } = await readBody(c, createStatementSchema);
-    return c.json(await generateStatement(c.env.DB, period), 201);
+    return c.json(await generateStatement(c.env.DB, period, auditContext(c)), 201);
   })
   .get('/gifs/statements/:id', async (c) => c.json(foundOr404(await findStatement(c.env.DB, readId(c)), 'Statement')))
-  .patch('/gifs/statements/:id', async (c) => {
+  .patch('/gifs/statements/:id', statementsRole, async (c) => {
     const id = readId(c);
     const { status } = await readBody(c, updateStatementSchema);
-    return c.json(foundOr404(await advanceStatement(c.env.DB, id, status as 'issued' | 'paid'), 'Statement'));
+    return c.json(foundOr404(await advanceStatement(c.env.DB, id, status as 'issued' | 'paid', auditContext(c)), 'Statement'));
   })
   .get('/lines/:id', async (c) => c.json(foundOr404(await findLine(c.env.DB, readId(c)), 'Invoice line')))
-  .patch('/lines/:id', async (c) => {
+  .patch('/lines/:id', linesRole, async (c) => {
     const id = readId(c);
-    return c.json(foundOr404(await updateLine(c.env.DB, id, await readBody(c, updateLineSchema)), 'Invoice line'));
+    return c.json(foundOr404(await updateLine(c.env.DB, id, await readBody(c, updateLineSchema), auditContext(c)), 'Invoice line'));
   })
   .get('/:source/lines.csv', async (c) => {
     const source = sourceOf(c);
@@ -58,7 +62,7 @@ export const invoiceRoutes = new Hono<ProviderEnv>()
     const source = sourceOf(c);
     return c.json(await listLines(c.env.DB, source, await readQuery(c, lineListQuerySchema)));
   })
-  .post('/:source/lines', async (c) => {
+  .post('/:source/lines', linesRole, async (c) => {
     const source = sourceOf(c);
-    return c.json(await insertLine(c.env.DB, source, await readBody(c, createLineSchema)), 201);
+    return c.json(await insertLine(c.env.DB, source, await readBody(c, createLineSchema), auditContext(c)), 201);
   });

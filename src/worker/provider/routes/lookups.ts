@@ -8,25 +8,34 @@ import {
   updateTicketCategorySchema,
 } from '../../../shared/schemas/lookups';
 import { companies, ticketCategories, type LookupStore } from '../db/lookups';
-import { requireAuth, type ProviderEnv } from '../http/auth';
+import { auditContext } from '../http/audit-context';
+import { requireAuth, requireRole, type ProviderEnv } from '../http/auth';
 import { foundOr404, readId } from '../http/params';
 import { readBody, readQuery } from '../http/validate';
 
-/** List, create, read, edit and delete for one lookup table. */
-const lookupRoutes = (store: LookupStore, noun: string, create: ObjectSchema<AnyObject>, update: ObjectSchema<AnyObject>) =>
-  new Hono<ProviderEnv>()
+/** List, create, read, edit and delete for one lookup table; every role reads, admins write. */
+const lookupRoutes = (store: LookupStore, noun: string, plural: string, create: ObjectSchema<AnyObject>, update: ObjectSchema<AnyObject>) => {
+  const adminOnly = requireRole(`change ${plural}`, 'admin');
+  return new Hono<ProviderEnv>()
     .use(requireAuth)
     .get('/', async (c) => c.json(await store.list(c.env.DB, await readQuery(c, listQuerySchema))))
-    .post('/', async (c) => c.json(await store.insert(c.env.DB, await readBody(c, create)), 201))
+    .post('/', adminOnly, async (c) => c.json(await store.insert(c.env.DB, await readBody(c, create), auditContext(c)), 201))
     .get('/:id', async (c) => c.json(foundOr404(await store.get(c.env.DB, readId(c)), noun)))
-    .patch('/:id', async (c) => {
+    .patch('/:id', adminOnly, async (c) => {
       const id = readId(c);
-      return c.json(foundOr404(await store.update(c.env.DB, id, await readBody(c, update)), noun));
+      return c.json(foundOr404(await store.update(c.env.DB, id, await readBody(c, update), auditContext(c)), noun));
     })
-    .delete('/:id', async (c) => {
-      foundOr404((await store.remove(c.env.DB, readId(c))) || null, noun);
+    .delete('/:id', adminOnly, async (c) => {
+      foundOr404((await store.remove(c.env.DB, readId(c), auditContext(c))) || null, noun);
       return c.body(null, 204);
     });
+};
 
-export const companyRoutes = lookupRoutes(companies, 'Company', createCompanySchema, updateCompanySchema);
-export const ticketCategoryRoutes = lookupRoutes(ticketCategories, 'Ticket category', createTicketCategorySchema, updateTicketCategorySchema);
+export const companyRoutes = lookupRoutes(companies, 'Company', 'companies', createCompanySchema, updateCompanySchema);
+export const ticketCategoryRoutes = lookupRoutes(
+  ticketCategories,
+  'Ticket category',
+  'ticket categories',
+  createTicketCategorySchema,
+  updateTicketCategorySchema,
+);

@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import { commentSchema, createTicketSchema, ticketListQuerySchema, timeEntrySchema, updateTicketSchema } from '../../../shared/schemas/tickets';
 import { insertComment, insertTimeEntry, listComments, listTimeEntries } from '../db/ticket-activity';
 import { findTicket, insertTicket, listTickets, ticketExists, updateTicket } from '../db/tickets';
+import { auditContext } from '../http/audit-context';
 import { requireAuth, type ProviderEnv } from '../http/auth';
 import { foundOr404, readId } from '../http/params';
 import { readBody, readQuery } from '../http/validate';
@@ -18,19 +19,19 @@ const existingTicketId = async (c: Context<ProviderEnv>) => {
 export const ticketRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
   .get('/', async (c) => c.json(await listTickets(c.env.DB, await readQuery(c, ticketListQuerySchema))))
-  .post('/', async (c) => c.json(await insertTicket(c.env.DB, await readBody(c, createTicketSchema), c.get('userId')), 201))
+  .post('/', async (c) => c.json(await insertTicket(c.env.DB, await readBody(c, createTicketSchema), c.get('userId'), auditContext(c)), 201))
   .get('/:id', async (c) => c.json(foundOr404(await findTicket(c.env.DB, readId(c)), NOUN)))
   .patch('/:id', async (c) => {
     const id = readId(c);
-    return c.json(foundOr404(await updateTicket(c.env.DB, id, await readBody(c, updateTicketSchema)), NOUN));
+    return c.json(foundOr404(await updateTicket(c.env.DB, id, await readBody(c, updateTicketSchema), auditContext(c)), NOUN));
   })
   .get('/:id/comments', async (c) => c.json({ items: await listComments(c.env.DB, await existingTicketId(c)) }))
   .post('/:id/comments', async (c) => {
     const id = await existingTicketId(c);
-    return c.json(await insertComment(c.env.DB, id, c.get('userId'), await readBody(c, commentSchema)), 201);
+    return c.json(await insertComment(c.env.DB, id, auditContext(c), await readBody(c, commentSchema)), 201);
   })
   .get('/:id/time-entries', async (c) => c.json({ items: await listTimeEntries(c.env.DB, await existingTicketId(c)) }))
   .post('/:id/time-entries', async (c) => {
     const id = await existingTicketId(c);
-    return c.json(await insertTimeEntry(c.env.DB, id, c.get('userId'), await readBody(c, timeEntrySchema)), 201);
+    return c.json(await insertTimeEntry(c.env.DB, id, auditContext(c), await readBody(c, timeEntrySchema)), 201);
   });

@@ -1,38 +1,54 @@
 import { Hono } from 'hono';
 import { listQuerySchema } from '../../../shared/schemas/list';
 import { changePasswordSchema, createUserSchema, profileSchema, updateUserSchema } from '../../../shared/schemas/users';
+import type { ChangePasswordResponse } from '../../../shared/types';
 import { hashPassword } from '../auth/password';
-import { findUser, insertUser, listUsers, updatePasswordHash, updateUser } from '../db/users';
-import { assertSelf, requireAuth, type ProviderEnv } from '../http/auth';
+import { issueToken } from '../auth/token';
+import { findUser, insertUser, listUsers, updateUser } from '../db/users';
+import { auditContext } from '../http/audit-context';
+import { assertSelf, requireAuth, requireRole, type ProviderEnv } from '../http/auth';
 import { badRequest } from '../http/errors';
 import { foundOr404, readId } from '../http/params';
 import { readBody, readQuery } from '../http/validate';
 
 const NOUN = 'User';
+const MANAGE = 'manage users';
 
 export const userRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
   .get('/', async (c) => c.json(await listUsers(c.env.DB, await readQuery(c, listQuerySchema))))
-  .post('/', async (c) => {
+  .post('/', requireRole(MANAGE, 'admin'), async (c) => {
     const { password, ...user } = await readBody(c, createUserSchema);
-    return c.json(await insertUser(c.env.DB, { ...user, passwordHash: await hashPassword(password) }), 201);
+    return c.json(await insertUser(c.env.DB, { ...user, passwordHash: await hashPassword(password) }, auditContext(c)), 201);
   })
-  .patch('/', async (c) => {
-    const { id, ...changes } = await readBody(c, updateUserSchema);
+  .patch('/', requireRole(MANAGE, 'admin'), async (c) => {
+    const { id, password, ...changes } = await readBody(c, updateUserSchema);
     if (id === c.get('userId') && changes.isActive === false) {
       throw badRequest('You cannot deactivate your own account');
     }
-    return c.json(foundOr404(await updateUser(c.env.DB, id, changes), NOUN));
+    const passwordHash = password === undefined ? undefined : await hashPassword(password);
+    // A PATCH that only resets the password reads as a password entry in the user's history.
+    const action = passwordHash !== undefined && Object.values(changes).every((value) => value === undefined) ? 'password' : 'update';
+    const updated = await updateUser(c.env.DB, id, { ...changes, passwordHash }, auditContext(c), action);
+    return c.json(foundOr404(updated, NOUN).user);
   })
   .patch('/profile', async (c) => {
     const { id, ...profile } = await readBody(c, profileSchema);
     assertSelf(c.get('userId'), id);
-    return c.json(foundOr404(await updateUser(c.env.DB, id, profile), NOUN));
+    return c.json(foundOr404(await updateUser(c.env.DB, id, profile, auditContext(c)), NOUN).user);
   })
   .patch('/change-password', async (c) => {
     const { id, newPassword } = await readBody(c, changePasswordSchema);
     assertSelf(c.get('userId'), id);
-    await updatePasswordHash(c.env.DB, id, await hashPassword(newPassword));
-    return c.json({ message: 'Password changed' });
+    const updated = foundOr404(
+      await updateUser(c.env.DB, id, { passwordHash: await hashPassword(newPassword) }, auditContext(c), 'password'),
+      NOUN,
+    );
+    // The change ended every session of this user, this one too; the fresh token keeps it going.
+    const token = await issueToken(
+      { id, sessionVersion: updated.sessionVersion },
+      { secret: c.env.JWT_SECRET, audience: c.env.APP_AUDIENCE },
+    );
+    return c.json<ChangePasswordResponse>({ message: 'Password changed', token });
   })
   .get('/:id', async (c) => c.json(foundOr404(await findUser(c.env.DB, readId(c)), NOUN)));

@@ -1,0 +1,238 @@
+import type { AuditQuery } from '../../../shared/schemas/audit';
+import type { AuditAction, AuditEntity, AuditEntry } from '../../../shared/types';
+import { pageOf, pageWindow } from '../http/pagination';
+
+/**
+ * The audit log (DESIGN.md §6). Every function here returns one prepared INSERT for the caller
+ * to put in the same `db.batch([...])` as the change it records: D1 runs a batch as one
+ * transaction, so the change and its entry are kept together or not at all.
+ *
+ * Before and after values are computed by SQLite inside that transaction, never read ahead of
+ * it: an update's entry is the batch's first statement and reads the row as it stands just
+ * before the UPDATE that follows it (nothing can run in between), with the same WHERE, and diffs
+ * it against the new values; a create's entry follows the INSERT and reads the new row back
+ * (`last_insert_rowid()`); a delete's entry reads the row just before the DELETE. So an entry
+ * always shows what the stored row held, and a write whose WHERE matched nothing leaves no entry.
+ */
+
+export interface AuditContext {
+  /** The signed-in user; null for a failed sign-in and for the seed script. */
+  actorId: number | null;
+  requestId: string | null;
+}
+
+/** Writes made by the seed and demo scripts: no signed-in actor, no request. */
+export const NO_ACTOR: AuditContext = { actorId: null, requestId: null };
+
+/** API field → SQL giving that field of the row `r` as JSON text. */
+export type AuditFields = Record<string, string>;
+
+export const jsonColumn = (column: string) => `json_quote(r.${column})`;
+export const jsonFlag = (column: string) => `CASE r.${column} WHEN 1 THEN 'true' WHEN 0 THEN 'false' ELSE 'null' END`;
+
+interface FieldChange {
+  field: string;
+  before: string;
+  after: string;
+}
+
+const NULL_JSON = "'null'";
+const FIELD_NAME = /^[a-zA-Z]+$/;
+
+/**
+ * `{ field: [before, after] }` for the fields whose values differ (compared as SQL values, so
+ * JSON spelling cannot make equal values look changed); `marks` are shown as changed with no
+ * values, which is how a password appears. json_patch drops the members set to null.
+ */
+const changesSql = (changes: FieldChange[], marks: readonly string[]) => {
+  const members = changes.map(({ field, before, after }) => {
+    if (!FIELD_NAME.test(field)) throw new Error(`not an audit field name: ${field}`);
+    return `'${field}', json(CASE WHEN (${before}) ->> '$' IS (${after}) ->> '$' THEN NULL ELSE json_array(json(${before}), json(${after})) END)`;
+  });
+  let sql = members.length ? `json_patch('{}', json_object(${members.join(', ')}))` : "'{}'";
+  for (const mark of marks) {
+    if (!FIELD_NAME.test(mark)) throw new Error(`not an audit field name: ${mark}`);
+    sql = `json_set(${sql}, '$.${mark}', json('[null,null]'))`;
+  }
+  return sql;
+};
+
+interface RowEntry {
+  action: AuditAction;
+  entity: AuditEntity;
+  /** The row the entry reads, aliased `r`, chosen by `where` (parameters from ?5 on). */
+  table: string;
+  where: string;
+  params: unknown[];
+  /** The column of `r` holding the id of the record whose history this is. */
+  entityColumn: string;
+  changes: (bind: (value: unknown) => string) => FieldChange[];
+  marks?: readonly string[];
+  /** Leave no entry when nothing differs (an update that sent the current values). */
+  skipUnchanged?: boolean;
+}
+
+const rowEntry = (db: D1Database, { actorId, requestId }: AuditContext, entry: RowEntry) => {
+  const params: unknown[] = [actorId, entry.action, entry.entity, requestId, ...entry.params];
+  const bind = (value: unknown) => `?${params.push(value)}`;
+  const changes = changesSql(entry.changes(bind), entry.marks ?? []);
+  return db
+    .prepare(
+      `INSERT INTO audit_log (actor_id, action, entity, entity_id, changes, request_id)
+       SELECT ?1, ?2, ?3, e.entity_id, e.changes, ?4
+       FROM (SELECT r.${entry.entityColumn} AS entity_id, ${changes} AS changes FROM ${entry.table} r WHERE ${entry.where}) e
+       ${entry.skipUnchanged ? "WHERE e.changes <> '{}'" : ''}`,
+    )
+    .bind(...params);
+};
+
+interface Created {
+  action?: AuditAction;
+  entity: AuditEntity;
+  table: string;
+  fields: AuditFields;
+  /** For comments and time entries: the ticket they belong to. */
+  entityColumn?: string;
+}
+
+/** The entry for the row the batch's previous INSERT created: every field with a value, from null. */
+export const auditCreated = (db: D1Database, context: AuditContext, { action = 'create', entity, table, fields, entityColumn = 'id' }: Created) =>
+  rowEntry(db, context, {
+    action,
+    entity,
+    table,
+    where: 'r.rowid = last_insert_rowid()',
+    params: [],
+    entityColumn,
+    changes: () => Object.entries(fields).map(([field, sql]) => ({ field, before: NULL_JSON, after: sql })),
+  });
+
+interface Updated {
+  action?: AuditAction;
+  entity: AuditEntity;
+  table: string;
+  id: number;
+  fields: AuditFields;
+  /** The new values by API field; those not in `fields` or undefined are not recorded. */
+  values: Record<string, unknown>;
+  /** The UPDATE's own extra condition on the row (unqualified columns), so both match alike. */
+  guard?: string;
+  marks?: readonly string[];
+}
+
+/** The entry for an UPDATE that follows it in the batch: the fields whose values change. */
+export const auditUpdated = (db: D1Database, context: AuditContext, { action = 'update', entity, table, id, fields, values, guard, marks }: Updated) =>
+  rowEntry(db, context, {
+    action,
+    entity,
+    table,
+    where: `r.id = ?5${guard ? ` AND (${guard})` : ''}`,
+    params: [id],
+    entityColumn: 'id',
+    marks,
+    skipUnchanged: true,
+    changes: (bind) =>
+      Object.entries(values)
+        .filter(([field, value]) => value !== undefined && fields[field] !== undefined)
+        .map(([field, value]) => ({ field, before: fields[field] as string, after: bind(JSON.stringify(value)) })),
+  });
+
+interface Deleted {
+  entity: AuditEntity;
+  table: string;
+  id: number;
+  fields: AuditFields;
+}
+
+/** The entry for a DELETE that follows it in the batch: every field with a value, to null. */
+export const auditDeleted = (db: D1Database, context: AuditContext, { entity, table, id, fields }: Deleted) =>
+  rowEntry(db, context, {
+    action: 'delete',
+    entity,
+    table,
+    where: 'r.id = ?5',
+    params: [id],
+    entityColumn: 'id',
+    changes: () => Object.entries(fields).map(([field, sql]) => ({ field, before: sql, after: NULL_JSON })),
+  });
+
+interface Event {
+  action: AuditAction;
+  entity: AuditEntity;
+  entityId: number | null;
+  changes?: Record<string, [unknown, unknown]>;
+}
+
+/** An entry about no stored row: a sign-in attempt or a backup. */
+export const auditEvent = (db: D1Database, { actorId, requestId }: AuditContext, { action, entity, entityId, changes = {} }: Event) =>
+  db
+    .prepare('INSERT INTO audit_log (actor_id, action, entity, entity_id, changes, request_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)')
+    .bind(actorId, action, entity, entityId, JSON.stringify(changes), requestId);
+
+type Row = Record<string, unknown>;
+
+const SELECT = `SELECT a.*, u.first_name || ' ' || u.surname AS actor_name FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id`;
+
+const toEntry = (row: Row): AuditEntry => ({
+  id: row.id as number,
+  at: row.at as string,
+  actorId: (row.actor_id as number | null) ?? null,
+  actorName: (row.actor_name as string | null) ?? null,
+  action: row.action as AuditAction,
+  entity: row.entity as AuditEntity,
+  entityId: (row.entity_id as number | null) ?? null,
+  changes: JSON.parse(row.changes as string) as AuditEntry['changes'],
+  requestId: (row.request_id as string | null) ?? null,
+});
+
+const filters = (query: AuditQuery) => {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  const add = (sql: string, value: unknown) => clauses.push(sql.replace('?', `?${params.push(value)}`));
+  if (query.entity) add('a.entity = ?', query.entity);
+  if (query.entityId) add('a.entity_id = ?', query.entityId);
+  if (query.actorId) add('a.actor_id = ?', query.actorId);
+  if (query.action) add('a.action = ?', query.action);
+  if (query.from) add('a.at >= ?', query.from);
+  if (query.to) add("a.at < date(?, '+1 day')", query.to);
+  return { clauses, params };
+};
+
+const whereOf = (clauses: string[]) => (clauses.length ? `WHERE ${clauses.join(' AND ')}` : '');
+
+/** One page of entries, newest first. Ordered by (at, id) so a record's history reads its index in order. */
+export const listAudit = async (db: D1Database, query: AuditQuery) => {
+  const { limit, offset } = pageWindow(query);
+  const { clauses, params } = filters(query);
+  const where = whereOf(clauses);
+  const [rows, count] = await db.batch<Row>([
+    db.prepare(`${SELECT} ${where} ORDER BY a.at DESC, a.id DESC LIMIT ${limit} OFFSET ${offset}`).bind(...params),
+    db.prepare(`SELECT count(*) AS total FROM audit_log a ${where}`).bind(...params),
+  ]);
+  return pageOf(rows.results.map(toEntry), (count.results[0]?.total as number) ?? 0, query);
+};
+
+const EXPORT_CHUNK = 1000;
+
+/**
+ * Every matching entry, newest first, read a chunk at a time after the last one sent (not by
+ * OFFSET, which rereads what it skips), so an export of a million entries streams in bounded
+ * memory.
+ */
+export async function* allAudit(db: D1Database, query: AuditQuery): AsyncGenerator<AuditEntry[]> {
+  let after: { at: string; id: number } | null = null;
+  for (;;) {
+    const { clauses, params } = filters(query);
+    if (after) {
+      const at = `?${params.push(after.at)}`;
+      clauses.push(`(a.at < ${at} OR (a.at = ${at} AND a.id < ?${params.push(after.id)}))`);
+    }
+    const rows = (
+      await db.prepare(`${SELECT} ${whereOf(clauses)} ORDER BY a.at DESC, a.id DESC LIMIT ${EXPORT_CHUNK}`).bind(...params).all<Row>()
+    ).results.map(toEntry);
+    if (rows.length) yield rows;
+    const last = rows[rows.length - 1];
+    if (!last || rows.length < EXPORT_CHUNK) return;
+    after = { at: last.at, id: last.id };
+  }
+}

@@ -1,0 +1,39 @@
+import { Hono } from 'hono';
+import { csvLines } from '../../../shared/csv';
+import { auditQuerySchema, isRecordHistory } from '../../../shared/schemas/audit';
+import { allAudit, listAudit } from '../db/audit';
+import { assertRole, requireAuth, requireRole, type ProviderEnv } from '../http/auth';
+import { readQuery } from '../http/validate';
+
+const WHOLE_LOG = 'read the whole audit log';
+const CSV_HEADER = ['id', 'at', 'actor_id', 'actor', 'action', 'entity', 'entity_id', 'changes', 'request_id'];
+
+/** `GET audit` and `GET audit.csv` (DESIGN.md §6), mounted at the API root. */
+export const auditRoutes = new Hono<ProviderEnv>()
+  .get('/audit', requireAuth, async (c) => {
+    const query = await readQuery(c, auditQuerySchema);
+    // One record's history is part of reading that record; anything wider is for admins.
+    if (!isRecordHistory(query)) await assertRole(c, WHOLE_LOG, ['admin']);
+    return c.json(await listAudit(c.env.DB, query));
+  })
+  .get('/audit.csv', requireAuth, requireRole('export the audit log', 'admin'), async (c) => {
+    const query = await readQuery(c, auditQuerySchema);
+    const chunks = allAudit(c.env.DB, query);
+    const encoder = new TextEncoder();
+    let headerSent = false;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (!headerSent) {
+          headerSent = true;
+          controller.enqueue(encoder.encode(csvLines([CSV_HEADER])));
+          return;
+        }
+        const next = await chunks.next();
+        if (next.done) return controller.close();
+        const rows = next.value.map((e) => [e.id, e.at, e.actorId, e.actorName, e.action, e.entity, e.entityId, JSON.stringify(e.changes), e.requestId]);
+        controller.enqueue(encoder.encode(csvLines(rows)));
+      },
+    });
+    const name = ['audit', query.from, query.to].filter(Boolean).join('-');
+    return c.body(body, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${name}.csv"` });
+  });
