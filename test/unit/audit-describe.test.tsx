@@ -54,6 +54,13 @@ describe('describeChanges: an audit entry as readable lines', () => {
     expect(describeChanges(entry('comment', { body: [null, 'Looking into it'] }))[0]).toMatchObject({ label: 'Comment', kind: 'set', after: 'Looking into it' });
   });
 
+  it("a deleted record's entry shows the values it had", () => {
+    expect(describeChanges(entry('delete', { name: ['Acme', null], isActive: [true, null] }))).toEqual([
+      { field: 'name', label: 'Name', kind: 'set', before: '', after: 'Acme' },
+      { field: 'isActive', label: 'Status', kind: 'set', before: '', after: 'Active' },
+    ]);
+  });
+
   it('keeps free text as typed: a title that looks like a status word is not reworded', () => {
     expect(describeChanges(entry('update', { title: ['open', 'in_progress'] }))[0]).toMatchObject({ before: 'open', after: 'in_progress' });
   });

@@ -86,7 +86,7 @@ export const formatValue = (field: string, value: unknown, formats: ValueFormats
 export interface FieldChange {
   field: string;
   label: string;
-  /** 'set' has only a value (a record's first values, a comment); 'secret' has none (a password). */
+  /** 'set' has one value (a new record's, a comment's, a deleted record's last); 'secret' none (a password). */
   kind: 'changed' | 'set' | 'secret';
   before: string;
   after: string;
@@ -101,6 +101,8 @@ export const describeChanges = (entry: Pick<AuditEntry, 'action' | 'changes'>, f
     const label = fieldLabel(field);
     if (SECRET_FIELDS.has(field)) return { field, label, kind: 'secret', before: '', after: 'changed' };
     const shown = { before: formatValue(field, before, formats), after: formatValue(field, after, formats) };
+    // A new record's (or comment's) values and a deleted record's last values read as plain facts.
+    if (entry.action === 'delete') return { field, label, kind: 'set', before: '', after: shown.before };
     const firstValue = entry.action !== 'update' && (before === null || before === undefined);
     return { field, label, kind: firstValue ? 'set' : 'changed', ...shown };
   });
