@@ -19,7 +19,7 @@ export function ChangeList({ entry, formats }: { entry: Pick<AuditEntry, 'action
                 {change.before}
               </Text>
               <span aria-hidden="true"> → </span>
-              <VisuallyHidden> changed to </VisuallyHidden>
+              <VisuallyHidden>changed to </VisuallyHidden>
             </>
           ) : null}
           <Text span size="sm">
