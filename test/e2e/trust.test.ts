@@ -13,6 +13,7 @@ import {
   downloadText,
   drawer,
   drawerTitle,
+  expectFullWidthDrawer,
   expectText,
   heading,
   makeAccount,
@@ -207,6 +208,7 @@ describe('History in record drawers', () => {
     await expect.poll(() => historyEntries(page).count(), POLL).toBe(2);
     expect(await historyEntries(page).first().getByRole('listitem').allTextContents()).toEqual(['Role: Staff → changed to Billing']);
     expect((await adminApi<{ role: string }>(`users/${person.id}`)).role).toBe('billing');
+    await drawer(page).getByText('Billing', { exact: true }).first().waitFor();
   });
 });
 
@@ -340,6 +342,7 @@ describe('/audit/', () => {
     await tableLoaded(page, 'Audit log');
     await screenshot(page, 'trust-audit-phone');
     await tableRows(page, 'Audit log').first().click();
+    await expectFullWidthDrawer(page);
     await drawer(page).getByText('Request id').waitFor();
     await screenshot(page, 'trust-audit-entry-phone');
   });

@@ -61,6 +61,11 @@ describe('describeChanges: an audit entry as readable lines', () => {
     ]);
   });
 
+  it("leaves a new record's empty fields out, but keeps a change to empty", () => {
+    expect(describeChanges(entry('create', { title: [null, 'T'], description: [null, ''] })).map((change) => change.label)).toEqual(['Title']);
+    expect(describeChanges(entry('update', { description: ['Old words', ''] }))[0]).toMatchObject({ before: 'Old words', after: '—' });
+  });
+
   it('keeps free text as typed: a title that looks like a status word is not reworded', () => {
     expect(describeChanges(entry('update', { title: ['open', 'in_progress'] }))[0]).toMatchObject({ before: 'open', after: 'in_progress' });
   });

@@ -39,7 +39,12 @@ export function TicketsPage() {
   const options = useTicketOptions();
   const [creating, { open: openCreate, close: closeCreate }] = useDisclosure(false);
   const historyFormats = useMemo<ValueFormats>(
-    () => ({ companyId: labelOf(options.companies), categoryId: labelOf(options.categories), assigneeId: labelOf(options.users) }),
+    () => ({
+      companyId: labelOf(options.companies),
+      categoryId: labelOf(options.categories),
+      assigneeId: labelOf(options.users),
+      reporterId: labelOf(options.users),
+    }),
     [options],
   );
 

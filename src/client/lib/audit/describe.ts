@@ -94,18 +94,22 @@ export interface FieldChange {
 
 const SECRET_FIELDS = new Set(['password']);
 
-/** An entry's changes as labelled lines, in the order the API sent them. */
+const describeOne = (action: AuditAction, field: string, pair: [unknown, unknown], formats: ValueFormats): FieldChange => {
+  const [before, after] = pair;
+  const label = fieldLabel(field);
+  if (SECRET_FIELDS.has(field)) return { field, label, kind: 'secret', before: '', after: 'changed' };
+  const shown = { before: formatValue(field, before, formats), after: formatValue(field, after, formats) };
+  // A new record's (or comment's) values and a deleted record's last values read as plain facts.
+  if (action === 'delete') return { field, label, kind: 'set', before: '', after: shown.before };
+  const firstValue = action !== 'update' && (before === null || before === undefined);
+  return { field, label, kind: firstValue ? 'set' : 'changed', ...shown };
+};
+
+/** An entry's changes as labelled lines, in the order the API sent them; a new or deleted record's empty fields are left out. */
 export const describeChanges = (entry: Pick<AuditEntry, 'action' | 'changes'>, formats: ValueFormats = {}): FieldChange[] =>
-  Object.entries(entry.changes ?? {}).map(([field, pair]) => {
-    const [before, after] = Array.isArray(pair) ? pair : [undefined, pair];
-    const label = fieldLabel(field);
-    if (SECRET_FIELDS.has(field)) return { field, label, kind: 'secret', before: '', after: 'changed' };
-    const shown = { before: formatValue(field, before, formats), after: formatValue(field, after, formats) };
-    // A new record's (or comment's) values and a deleted record's last values read as plain facts.
-    if (entry.action === 'delete') return { field, label, kind: 'set', before: '', after: shown.before };
-    const firstValue = entry.action !== 'update' && (before === null || before === undefined);
-    return { field, label, kind: firstValue ? 'set' : 'changed', ...shown };
-  });
+  Object.entries(entry.changes ?? {})
+    .map(([field, pair]) => describeOne(entry.action, field, pair, formats))
+    .filter((change) => change.kind !== 'set' || change.after !== EMPTY);
 
 /** Who did it, for entries whose actor is gone or was never known (a failed sign-in). */
 export const actorOf = (entry: Pick<AuditEntry, 'actorId' | 'actorName'>) =>
