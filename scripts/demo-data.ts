@@ -143,10 +143,11 @@ const fillInvoiceDemo = async (db: D1Database, random: Random, companies: number
 };
 
 /**
- * Benchmark scale: tops the database up to 100,000 tickets and 1,000,000 time entries, generated
- * inside SQLite so it takes seconds rather than a million round trips.
+ * Benchmark scale: tops the database up to 100,000 tickets, 1,000,000 time entries and 1,000,000
+ * audit entries (ticket histories, about ten per ticket), generated inside SQLite so it takes
+ * seconds rather than a million round trips.
  */
-export const fillScaleData = async (db: D1Database, { tickets = 100_000, timeEntries = 1_000_000 } = {}) => {
+export const fillScaleData = async (db: D1Database, { tickets = 100_000, timeEntries = 1_000_000, auditEntries = 1_000_000 } = {}) => {
   const count = async (table: string) => (await db.prepare(`SELECT count(*) AS n FROM ${table}`).first<number>('n')) ?? 0;
   // A random existing id per row: the first id at or above a random point in the table's range.
   // `i * 0` ties the subquery to the row, or SQLite would evaluate it once for all rows.
@@ -182,11 +183,28 @@ export const fillScaleData = async (db: D1Database, { tickets = 100_000, timeEnt
       .bind(Math.min(chunk, missing))
       .run();
   }
-  return { tickets: await count('tickets'), timeEntries: await count('time_entries') };
+  for (let missing = auditEntries - (await count('audit_log')); missing > 0; missing -= chunk) {
+    await db
+      .prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
+         INSERT INTO audit_log (at, actor_id, action, entity, entity_id, changes)
+         SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || (abs(random()) % 31536000) || ' seconds'), ${randomId('users')},
+           CASE abs(random()) % 4 WHEN 0 THEN 'update' WHEN 1 THEN 'comment' WHEN 2 THEN 'time' ELSE 'update' END,
+           'ticket', ${randomId('tickets')}, '{"status":["open","in_progress"]}'
+         FROM n`,
+      )
+      .bind(Math.min(chunk, missing))
+      .run();
+  }
+  return { tickets: await count('tickets'), timeEntries: await count('time_entries'), auditEntries: await count('audit_log') };
 };
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const scale = process.argv.includes('--scale');
   const result = await withLocalEnv(async (env) => (scale ? fillScaleData(env.DB) : fillDemoData(env.DB)));
-  console.log(scale ? `Scale data: ${result.tickets} tickets and ${'timeEntries' in result ? result.timeEntries : 0} time entries.` : `Demo data added: ${JSON.stringify(result)}.`);
+  console.log(
+    scale
+      ? `Scale data: ${result.tickets} tickets, ${'timeEntries' in result ? result.timeEntries : 0} time entries and ${'auditEntries' in result ? result.auditEntries : 0} audit entries.`
+      : `Demo data added: ${JSON.stringify(result)}.`,
+  );
 }

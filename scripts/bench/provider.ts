@@ -20,7 +20,7 @@ export const prepareScaleData = async () => {
   await run(bin('wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', SCALE_STATE_DIR]);
   await withLocalEnv(async (env) => {
     await seed(env);
-    if (fresh) console.log('Filling 100,000 tickets and 1,000,000 time entries (about a minute)…');
+    if (fresh) console.log('Filling 100,000 tickets, 1,000,000 time entries and 1,000,000 audit entries (a minute or two)…');
     console.log('Scale data:', await fillScaleData(env.DB));
   });
 };
@@ -52,7 +52,7 @@ const monthRange = (offset: number) => {
   return { from: first.toISOString().slice(0, 10), to: last.toISOString().slice(0, 10) };
 };
 
-/** Provider response times at 100,000 tickets and 1,000,000 time entries, over HTTP on loopback. */
+/** Provider response times at 100,000 tickets, 1,000,000 time entries and 1,000,000 audit entries, over HTTP on loopback. */
 export const benchProvider = async (): Promise<BenchRow[]> => {
   const workerd = await serveBuilt({ port: API_PORT, stateDir: SCALE_STATE_DIR, quiet: true, pages: false });
   try {
@@ -80,6 +80,11 @@ const measureProvider = async (): Promise<BenchRow[]> => {
   const timesheet = await timeEach(20, () => get(`reports/timesheet?from=${month.from}&to=${month.to}`));
   const report = await timeEach(20, () => get(`reports/tickets?from=${year.from}&to=${year.to}&groupBy=category`));
 
+  // A ticket drawer's History section: 20 tickets spread over the table, each read twice first.
+  const historyPath = (i: number) => `audit?entity=ticket&entityId=${1 + ((i % 20) * 4_999) % 100_000}&pageSize=25`;
+  await timeEach(40, (i) => get(historyPath(i)));
+  const history = await timeEach(200, (i) => get(historyPath(i)));
+
   const row = (figure: string, times: number[], budget: number): BenchRow => {
     const p95 = percentile(times, 95);
     return { figure, measured: `${p95.toFixed(1)} ms p95 (p50 ${percentile(times, 50).toFixed(1)} ms)`, budget: `≤ ${budget} ms`, pass: p95 <= budget, value: p95 };
@@ -88,5 +93,6 @@ const measureProvider = async (): Promise<BenchRow[]> => {
     row('ticket list, filter + sort, 100k tickets (200 requests)', tickets, 20),
     row('timesheet month, 1M time entries (20 requests)', timesheet, 150),
     row('ticket report year, 100k tickets and 1M time entries (20 requests)', report, 150),
+    row("a record's history at 1M audit entries (200 requests)", history, 20),
   ];
 };

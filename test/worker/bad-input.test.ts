@@ -56,8 +56,8 @@ beforeAll(async () => {
 
   endpoints = [
     { method: 'POST', path: 'auth/login', valid: { username: me.email, password: me.password, audience: env.APP_AUDIENCE }, kinds: { username: 'text', password: 'text', audience: 'text' } },
-    { method: 'POST', path: 'users', valid: { firstName: 'A', surname: 'B', email: 'new@example.com', password: 'pw' }, kinds: { firstName: 'text', surname: 'text', email: 'email', password: 'password' } },
-    { method: 'PATCH', path: 'users', valid: { id: me.id, firstName: 'A', surname: 'B', email: me.email, isActive: true }, kinds: { id: 'id', firstName: 'text', surname: 'text', email: 'email', isActive: 'bool' } },
+    { method: 'POST', path: 'users', valid: { firstName: 'A', surname: 'B', email: 'new@example.com', password: 'pw' }, kinds: { firstName: 'text', surname: 'text', email: 'email', password: 'password', role: 'enum' } },
+    { method: 'PATCH', path: 'users', valid: { id: me.id, firstName: 'A', surname: 'B', email: me.email, isActive: true }, kinds: { id: 'id', firstName: 'text', surname: 'text', email: 'email', isActive: 'bool', role: 'enum', password: 'password' } },
     { method: 'PATCH', path: 'users/profile', valid: { id: me.id, firstName: 'A', surname: 'B', email: me.email }, kinds: { id: 'id', firstName: 'text', surname: 'text', email: 'email' } },
     { method: 'PATCH', path: 'users/change-password', valid: { id: me.id, newPassword: 'pw2', confirmPassword: 'pw2' }, kinds: { id: 'id', newPassword: 'password', confirmPassword: 'password' } },
     { method: 'POST', path: 'companies', valid: { name: 'New Co', code: 'N', email: 'a@b.co', phone: '1', address: 'x', isActive: true }, kinds: { name: 'text', code: 'text', email: 'email', phone: 'text', address: 'paragraph', isActive: 'bool' } },
@@ -145,6 +145,7 @@ it('answers bad ids and query values on every read with a 4xx JSON message', asy
     ),
     'users?page=0', 'users?pageSize=201', 'users?page=abc', 'tickets?status=zzz', 'tickets?sort=password_hash', 'tickets?companyId=-4',
     'invoices/autofi/lines?period=2026-13', 'invoices/nope/lines', 'invoices/autofi/lines.csv?status=paid',
+    'audit?entity=zzz', 'audit?entityId=abc', 'audit?actorId=0', 'audit?action=zzz', 'audit?from=2026-02-30', 'audit.csv?to=yesterday', 'audit?pageSize=201',
     'reports/timesheet', 'reports/timesheet?from=2026-02-30&to=2026-03-01', 'reports/tickets?from=2026-01-01&to=2025-01-01', 'reports/tickets?from=2026-01-01&to=2026-01-02&groupBy=zzz',
   ];
   const failures: string[] = [];

@@ -1,6 +1,8 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import type { AuditQuery } from '../../src/shared/schemas/audit';
 import { TICKET_SORTS, type TicketListQuery } from '../../src/shared/schemas/tickets';
+import { auditListSql } from '../../src/worker/provider/db/audit';
 import { bucketsOf, OPENED_AND_RESOLVED_SQL, openedAndResolved } from '../../src/worker/provider/db/buckets';
 import { ticketListSql } from '../../src/worker/provider/db/tickets';
 
@@ -37,6 +39,24 @@ describe('ticket list query plans', () => {
   it('counts the tickets of one status from an index alone', async () => {
     const sql = ticketListSql({ status: 'open', page: 1, pageSize: 25 } as TicketListQuery);
     expect((await planOf(sql.total, sql.params)).join('\n')).toMatch(/COVERING INDEX/);
+  });
+});
+
+describe('audit log query plans', () => {
+  it.each([
+    ['a record’s history', { entity: 'ticket', entityId: 7 }, 'audit_log_entity'],
+    ['the whole log', {}, 'audit_log_at'],
+    ['one person’s entries', { actorId: 3 }, 'audit_log_actor'],
+  ])('reads %s in index order', async (_, filters, index) => {
+    const sql = auditListSql({ page: 2, pageSize: 25, ...filters } as AuditQuery);
+    const plan = (await planOf(sql.page, sql.params)).join('\n');
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+    expect(plan).toMatch(new RegExp(`INDEX ${index}\\b`));
+  });
+
+  it('counts a record’s history from its index alone', async () => {
+    const sql = auditListSql({ page: 1, pageSize: 25, entity: 'ticket', entityId: 7 } as AuditQuery);
+    expect((await planOf(sql.total, sql.params)).join('\n')).toMatch(/COVERING INDEX audit_log_entity/);
   });
 });
 

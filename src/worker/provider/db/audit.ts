@@ -114,7 +114,7 @@ interface Updated {
   id: number;
   fields: AuditFields;
   /** The new values by API field; those not in `fields` or undefined are not recorded. */
-  values: Record<string, unknown>;
+  values: object;
   /** The UPDATE's own extra condition on the row (unqualified columns), so both match alike. */
   guard?: string;
   marks?: readonly string[];
@@ -200,15 +200,25 @@ const filters = (query: AuditQuery) => {
 
 const whereOf = (clauses: string[]) => (clauses.length ? `WHERE ${clauses.join(' AND ')}` : '');
 
-/** One page of entries, newest first. Ordered by (at, id) so a record's history reads its index in order. */
-export const listAudit = async (db: D1Database, query: AuditQuery) => {
+/**
+ * The SQL of one page of entries, newest first, and of their total. Ordered by (at, id): the
+ * indexes end in `at` and SQLite keeps the rowid in every index, so a record's history, one
+ * person's entries and the whole log each read an index in order (test/worker/query-plans.test.ts).
+ */
+export const auditListSql = (query: AuditQuery) => {
   const { limit, offset } = pageWindow(query);
   const { clauses, params } = filters(query);
   const where = whereOf(clauses);
-  const [rows, count] = await db.batch<Row>([
-    db.prepare(`${SELECT} ${where} ORDER BY a.at DESC, a.id DESC LIMIT ${limit} OFFSET ${offset}`).bind(...params),
-    db.prepare(`SELECT count(*) AS total FROM audit_log a ${where}`).bind(...params),
-  ]);
+  return {
+    page: `${SELECT} ${where} ORDER BY a.at DESC, a.id DESC LIMIT ${limit} OFFSET ${offset}`,
+    total: `SELECT count(*) AS total FROM audit_log a ${where}`,
+    params,
+  };
+};
+
+export const listAudit = async (db: D1Database, query: AuditQuery) => {
+  const sql = auditListSql(query);
+  const [rows, count] = await db.batch<Row>([db.prepare(sql.page).bind(...sql.params), db.prepare(sql.total).bind(...sql.params)]);
   return pageOf(rows.results.map(toEntry), (count.results[0]?.total as number) ?? 0, query);
 };
 

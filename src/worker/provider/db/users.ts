@@ -141,7 +141,7 @@ export const updateUser = async (db: D1Database, id: number, changes: UserChange
         table: 'users',
         id,
         fields: AUDIT_FIELDS,
-        values: { ...changes, passwordHash: undefined },
+        values: changes,
         guard,
         marks: changes.passwordHash === undefined ? [] : PASSWORD_MARK,
       }),

@@ -16,9 +16,9 @@ const invalidToken = () => unauthorized('Invalid or expired token');
 
 /**
  * Accepts only a valid, unexpired token for this audience whose user still exists, is active and
- * is still on the token's session version (one query checks all three). A read changes nothing, so it runs alongside the account check instead of after it (one
- * database round trip less on every page's data); its answer is sent only if the check passes.
- * A write waits for the check.
+ * is still on the token's session version (one query checks all three). A read changes nothing,
+ * so it runs alongside the account check instead of after it (one database round trip less on
+ * every page's data); its answer is sent only if the check passes. A write waits for the check.
  */
 export const requireAuth: MiddlewareHandler<ProviderEnv> = async (c, next) => {
   const match = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
