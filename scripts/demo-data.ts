@@ -103,9 +103,68 @@ export const fillDemoData = async (db: D1Database, { tickets = 2000, seed = 2026
   }
   await insertRows(db, 'ticket_comments', ['ticket_id', 'user_id', 'body', 'created_at', 'updated_at'], comments);
   await insertRows(db, 'time_entries', ['ticket_id', 'user_id', 'work_date', 'minutes', 'note', 'billable', 'created_at', 'updated_at'], timeEntries);
+  await fillTicketHistory(db, firstTicketId);
   const invoices = await fillInvoiceDemo(db, random, refs.companies);
   return { tickets: made.length, comments: comments.length, timeEntries: timeEntries.length, ...invoices };
 };
+
+/**
+ * The audit entries the demo tickets would have left had they been made through the app, so their
+ * History sections are not empty: each ticket opened by its reporter, resolved or closed by its
+ * assignee, and its comments and time entries, at the times the demo data gives them.
+ */
+// `{ field: [null, value] }` for each column with a value, as the app's own create entries read.
+const createdJson = (fields: Record<string, string>) =>
+  `json_patch('{}', json_object(${Object.entries(fields)
+    .map(([field, value]) => `'${field}', json(CASE WHEN ${value} IS NULL THEN NULL ELSE json_array(NULL, ${value}) END)`)
+    .join(', ')}))`;
+
+const fillTicketHistory = (db: D1Database, firstTicketId: number) =>
+  db.batch([
+    db
+      .prepare(
+        `INSERT INTO audit_log (at, actor_id, action, entity, entity_id, changes)
+         SELECT created_at, reporter_id, 'create', 'ticket', id, ${createdJson({
+           title: 'title',
+           description: 'description',
+           status: "'open'",
+           priority: 'priority',
+           companyId: 'company_id',
+           categoryId: 'category_id',
+           assigneeId: 'assignee_id',
+           reporterId: 'reporter_id',
+           dueAt: 'due_at',
+         })}
+         FROM tickets WHERE id >= ?1`,
+      )
+      .bind(firstTicketId),
+    db
+      .prepare(
+        `INSERT INTO audit_log (at, actor_id, action, entity, entity_id, changes)
+         SELECT resolved_at, coalesce(assignee_id, reporter_id), 'update', 'ticket', id, json_object('status', json_array('open', status))
+         FROM tickets WHERE id >= ?1 AND resolved_at IS NOT NULL`,
+      )
+      .bind(firstTicketId),
+    db
+      .prepare(
+        `INSERT INTO audit_log (at, actor_id, action, entity, entity_id, changes)
+         SELECT created_at, user_id, 'comment', 'ticket', ticket_id, ${createdJson({ body: 'body' })}
+         FROM ticket_comments WHERE ticket_id >= ?1`,
+      )
+      .bind(firstTicketId),
+    db
+      .prepare(
+        `INSERT INTO audit_log (at, actor_id, action, entity, entity_id, changes)
+         SELECT created_at, user_id, 'time', 'ticket', ticket_id, ${createdJson({
+           workDate: 'work_date',
+           minutes: 'minutes',
+           note: 'note',
+           billable: "json(CASE billable WHEN 1 THEN 'true' ELSE 'false' END)",
+         })}
+         FROM time_entries WHERE ticket_id >= ?1`,
+      )
+      .bind(firstTicketId),
+  ]);
 
 const periodsBack = (count: number, now = new Date()) =>
   Array.from({ length: count }, (_, i) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i, 1)).toISOString().slice(0, 7));

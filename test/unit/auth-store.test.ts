@@ -1,3 +1,4 @@
+import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUTH_STORAGE_KEY } from '../../src/shared/constants';
 import type { LoginResponse } from '../../src/shared/types';
@@ -63,5 +64,25 @@ describe('auth store: the role', () => {
     expect(store.authState.user).toMatchObject({ id: 4, firstName: 'Ida', role: 'admin' });
     await Promise.resolve();
     expect(JSON.parse(localStorage.getItem(AUTH_STORAGE_KEY) ?? '{}').token).toBe('fresh');
+  });
+});
+
+describe('useCan', () => {
+  afterEach(() => {
+    cleanup();
+    localStorage.clear();
+  });
+
+  it("follows the signed-in user's role, and a session without one may do nothing extra", async () => {
+    const store = await freshStore();
+    const { useCan } = await import('../../src/client/lib/permissions');
+    const { result } = renderHook(() => [useCan('editInvoiceLines'), useCan('manageUsers'), useCan('readAuditLog')]);
+    expect(result.current).toEqual([false, false, false]);
+    await act(async () => store.signIn(login({ role: 'billing' })));
+    expect(result.current).toEqual([true, false, false]);
+    await act(async () => store.setStoredRole('admin'));
+    expect(result.current).toEqual([true, true, true]);
+    await act(async () => store.signOut());
+    expect(result.current).toEqual([false, false, false]);
   });
 });

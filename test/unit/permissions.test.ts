@@ -1,32 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { can, type Action } from '../../src/client/lib/permissions';
+import { PERMISSIONS, forbiddenMessage, may, type Permission } from '../../src/shared/permissions';
 import type { Role } from '../../src/shared/types';
 
-// DESIGN.md §6, row by row: what each role may do beyond what every signed-in user may.
-const MATRIX: [Action, Record<Role, boolean>][] = [
-  ['billing.edit', { staff: false, billing: true, admin: true }],
-  ['users.manage', { staff: false, billing: false, admin: true }],
-  ['lookups.manage', { staff: false, billing: false, admin: true }],
-  ['audit.read', { staff: false, billing: false, admin: true }],
-];
+// The table of DESIGN.md §6, written out: which roles hold each permission.
+const EXPECTED: Record<Permission, Role[]> = {
+  manageUsers: ['admin'],
+  manageCompanies: ['admin'],
+  manageTicketCategories: ['admin'],
+  editInvoiceLines: ['billing', 'admin'],
+  manageStatements: ['billing', 'admin'],
+  readAuditLog: ['admin'],
+  exportAuditLog: ['admin'],
+  downloadBackups: ['admin'],
+};
 
-describe('can (DESIGN.md §6)', () => {
-  it.each(MATRIX.flatMap(([action, roles]) => (Object.entries(roles) as [Role, boolean][]).map(([role, allowed]) => [role, action, allowed] as const)))(
-    '%s may %s: %s',
-    (role, action, allowed) => {
-      expect(can(role, action)).toBe(allowed);
-    },
-  );
-
-  it('gives a session without a role (stored before roles existed) nothing beyond the basics', () => {
-    for (const [action] of MATRIX) {
-      expect(can(null, action)).toBe(false);
-      expect(can(undefined, action)).toBe(false);
-    }
+describe('may', () => {
+  it.each(Object.entries(EXPECTED) as [Permission, Role[]][])('%s', (permission, roles) => {
+    for (const role of ['staff', 'billing', 'admin'] as Role[]) expect(may(role, permission), role).toBe(roles.includes(role));
+    expect(may(null, permission)).toBe(false);
+    expect(may(undefined, permission)).toBe(false);
   });
 
-  it('refuses a role it does not know, such as one a hand-edited session names', () => {
-    expect(can('superuser' as Role, 'audit.read')).toBe(false);
-    expect(can('ADMIN' as Role, 'users.manage')).toBe(false);
+  it('knows no permission the table above leaves out', () => {
+    expect(Object.keys(PERMISSIONS).sort()).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  it('names the missing role in the 403 message', () => {
+    expect(forbiddenMessage('manageUsers')).toBe('You need the admin role to manage users');
+    expect(forbiddenMessage('editInvoiceLines')).toBe('You need the billing or admin role to create or edit invoice lines');
   });
 });

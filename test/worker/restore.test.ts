@@ -58,6 +58,13 @@ it('refuses to restore over data and refuses a file that is not a backup', async
   expect(() => asBackup({ version: 1, tables: { users: [] } })).toThrow('no rows array');
 });
 
+it('restores a backup made before the audit log existed, with an empty log', async () => {
+  const { audit_log: _log, ...tables } = (await takeBackup()).tables;
+  const restored = await restoreBackup(env.RESTORE_DB, asBackup({ version: 1, createdAt: '2026-01-01T00:00:00.000Z', tables }));
+  expect(restored.audit_log).toBe(0);
+  expect(restored.users).toBe((await rowsOf(env.DB, 'users')).length);
+});
+
 it('takes consistent backups while writers are adding tickets and time', async () => {
   const writers = Array.from({ length: 4 }, async (_, w) => {
     for (let i = 0; i < 5; i++) {
@@ -74,6 +81,12 @@ it('takes consistent backups while writers are adding tickets and time', async (
   for (const backup of taken) {
     const ticketIds = new Set(backup.tables.tickets.map((t) => t.id));
     expect(backup.tables.time_entries.every((e) => ticketIds.has(e.ticket_id))).toBe(true);
+    // A change and its audit entry are one write: a snapshot holds both or neither.
+    const written = backup.tables.tickets.filter((t) => String(t.title).startsWith('writer ')).map((t) => t.id);
+    const logged = backup.tables.audit_log.filter((e) => e.entity === 'ticket' && e.action === 'create').map((e) => e.entity_id);
+    expect(logged.filter((id) => written.includes(id))).toEqual(written);
+    const timeLogged = backup.tables.audit_log.filter((e) => e.action === 'time' && written.includes(e.entity_id)).length;
+    expect(timeLogged).toBe(backup.tables.time_entries.filter((e) => written.includes(e.ticket_id)).length);
   }
   await restoreBackup(env.RESTORE_DB, taken[taken.length - 1]!);
   expect((await env.RESTORE_DB.prepare('PRAGMA foreign_key_check').all()).results).toEqual([]);

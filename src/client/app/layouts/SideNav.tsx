@@ -1,15 +1,15 @@
 import { NavLink, ScrollArea } from '@mantine/core';
 import { useLocation } from 'react-router-dom';
+import { may } from '../../../shared/permissions';
 import type { Role } from '../../../shared/types';
 import { useAuth } from '../../lib/auth-store';
-import { can } from '../../lib/permissions';
 import { PreloadLink } from '../PreloadLink';
 import { NAV_ITEMS, type NavItem } from './nav-items';
 
 /** The items a role may use, at every level. */
 const visibleTo = (items: NavItem[], role: Role | null | undefined): NavItem[] =>
   items
-    .filter((item) => !item.requires || can(role, item.requires))
+    .filter((item) => !item.requires || may(role, item.requires))
     .map((item) => (item.children ? { ...item, children: visibleTo(item.children, role) } : item));
 
 const isActive = (pathname: string, to: string) => pathname.replace(/\/+$/, '') === to;

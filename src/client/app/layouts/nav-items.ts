@@ -1,4 +1,4 @@
-import type { Action } from '../../lib/permissions';
+import type { Permission } from '../../../shared/permissions';
 
 /** The side navigation: every area of the app, grouped as SPEC.md §2 lists them. */
 export interface NavItem {
@@ -6,7 +6,7 @@ export interface NavItem {
   to?: string;
   children?: NavItem[];
   /** Shown only to roles that may do this. */
-  requires?: Action;
+  requires?: Permission;
 }
 
 export const NAV_ITEMS: NavItem[] = [
@@ -38,5 +38,5 @@ export const NAV_ITEMS: NavItem[] = [
       { label: 'Ticket report', to: '/reports/ticket-report' },
     ],
   },
-  { label: 'Audit log', to: '/audit', requires: 'audit.read' },
+  { label: 'Audit log', to: '/audit', requires: 'readAuditLog' },
 ];

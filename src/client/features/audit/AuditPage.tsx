@@ -157,5 +157,5 @@ function AuditLog() {
 
 /** `/audit/`: the whole log, for admins; everyone else is told the page is not theirs. */
 export function AuditPage() {
-  return useCan('audit.read') ? <AuditLog /> : <NoAccess who="administrators" />;
+  return useCan('readAuditLog') ? <AuditLog /> : <NoAccess who="administrators" />;
 }

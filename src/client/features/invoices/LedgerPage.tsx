@@ -33,7 +33,7 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
   const line = useLine(lineId);
   const [exporting, setExporting] = useState(false);
   const totals = lines.data?.totals;
-  const canEdit = useCan('billing.edit');
+  const canEdit = useCan('editInvoiceLines');
 
   const save = async (changes: LineChanges) => {
     if (!lineId) return;

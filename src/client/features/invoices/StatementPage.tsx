@@ -30,7 +30,7 @@ export function StatementPage() {
   const [generating, generateModal] = useDisclosure(false);
   const [period, setPeriod] = useState<string | null>(PERIOD_OPTIONS[1]?.value ?? null);
   const [busy, setBusy] = useState(false);
-  const canBill = useCan('billing.edit');
+  const canBill = useCan('manageStatements');
 
   const run = async (work: () => Promise<unknown>, failure: string) => {
     setBusy(true);

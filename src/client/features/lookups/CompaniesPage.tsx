@@ -13,6 +13,7 @@ const config: LookupConfig<Company> = {
   description: 'Customers the desk works for',
   noun: 'Company',
   entity: 'company',
+  permission: 'manageCompanies',
   api: lookupApi<Company>('companies'),
   schema: createCompanySchema,
   blank: { name: '', code: '', email: '', phone: '', address: '', isActive: true },

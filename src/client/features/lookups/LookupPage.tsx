@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useState, type ReactNode } from 'react';
 import { Form } from 'react-final-form';
 import type { AnyObject, ObjectSchema } from 'yup';
+import type { Permission } from '../../../shared/permissions';
 import type { AuditEntity } from '../../../shared/types';
 import { HistorySection } from '../../lib/audit/HistorySection';
 import { SubmitButton } from '../../lib/form/SubmitButton';
@@ -23,6 +24,8 @@ export interface LookupConfig<T extends { id: number; name: string }> {
   noun: string;
   /** The record's kind in the audit log, for its History. */
   entity: AuditEntity;
+  /** Who may create, edit and delete these records. */
+  permission: Permission;
   api: ReturnType<typeof lookupApi<T>>;
   columns: Column<T>[];
   schema: ObjectSchema<AnyObject>;
@@ -65,7 +68,7 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
   const [creating, createModal] = useDisclosure(false);
   const [confirming, confirmModal] = useDisclosure(false);
   const [deleting, setDeleting] = useState(false);
-  const canEdit = useCan('lookups.manage');
+  const canEdit = useCan(config.permission);
   const newButton = canEdit ? <Button onClick={createModal.open}>New {noun.toLowerCase()}</Button> : undefined;
 
   const create = async (values: object) => {

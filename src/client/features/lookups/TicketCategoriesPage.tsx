@@ -13,6 +13,7 @@ const config: LookupConfig<TicketCategory> = {
   description: 'How tickets are grouped',
   noun: 'Category',
   entity: 'ticket_category',
+  permission: 'manageTicketCategories',
   api: lookupApi<TicketCategory>('ticket-categories'),
   schema: createTicketCategorySchema,
   blank: { name: '', description: '', isActive: true },

@@ -41,7 +41,7 @@ export function UsersPage() {
   const selected = useUser(id);
   const { user: me } = useAuth();
   const [busy, setBusy] = useState(false);
-  const canManage = useCan('users.manage');
+  const canManage = useCan('manageUsers');
 
   // Without the right to manage users, an address asking for a form shows the record (or nothing).
   const asked = component === 'create' ? 'create' : id ? (component === 'edit' ? 'edit' : 'details') : null;

@@ -44,15 +44,18 @@ const AUDIT_TIME = {
   fields: { workDate: jsonColumn('work_date'), minutes: jsonColumn('minutes'), note: jsonColumn('note'), billable: jsonFlag('billable') },
 } as const;
 
-export const insertComment = async (db: D1Database, ticketId: number, { actorId, requestId }: AuditContext & { actorId: number }, { body }: CommentPayload) => {
+/** The author of a comment or time entry is the signed-in actor of its audit entry. */
+type Author = AuditContext & { actorId: number };
+
+export const insertComment = async (db: D1Database, ticketId: number, author: Author, { body }: CommentPayload) => {
   const [inserted] = await db.batch<Row>([
     db
       .prepare(
         `INSERT INTO ticket_comments (ticket_id, user_id, body) VALUES (?1, ?2, ?3)
          RETURNING *, (SELECT first_name || ' ' || surname FROM users WHERE id = ?2) AS user_name`,
       )
-      .bind(ticketId, actorId, body),
-    auditCreated(db, { actorId, requestId }, AUDIT_COMMENT),
+      .bind(ticketId, author.actorId, body),
+    auditCreated(db, author, AUDIT_COMMENT),
   ]);
   return toComment(inserted?.results[0] as Row);
 };
@@ -65,15 +68,15 @@ export const listTimeEntries = async (db: D1Database, ticketId: number) =>
       .all<Row>()
   ).results.map(toTimeEntry);
 
-export const insertTimeEntry = async (db: D1Database, ticketId: number, { actorId, requestId }: AuditContext & { actorId: number }, entry: TimeEntryPayload) => {
+export const insertTimeEntry = async (db: D1Database, ticketId: number, author: Author, entry: TimeEntryPayload) => {
   const [inserted] = await db.batch<Row>([
     db
       .prepare(
         `INSERT INTO time_entries (ticket_id, user_id, work_date, minutes, note, billable) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
          RETURNING *, (SELECT first_name || ' ' || surname FROM users WHERE id = ?2) AS user_name`,
       )
-      .bind(ticketId, actorId, entry.workDate, entry.minutes, entry.note ?? '', entry.billable === false ? 0 : 1),
-    auditCreated(db, { actorId, requestId }, AUDIT_TIME),
+      .bind(ticketId, author.actorId, entry.workDate, entry.minutes, entry.note ?? '', entry.billable === false ? 0 : 1),
+    auditCreated(db, author, AUDIT_TIME),
   ]);
   return toTimeEntry(inserted?.results[0] as Row);
 };

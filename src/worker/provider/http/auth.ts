@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import type { Role } from '../../../shared/types';
+import { forbiddenMessage, may, type Permission } from '../../../shared/permissions';
 import type { Env } from '../../env';
 import { readToken } from '../auth/token';
 import { findSession, type Session } from '../db/users';
@@ -41,17 +41,17 @@ export const requireAuth: MiddlewareHandler<ProviderEnv> = async (c, next) => {
   if (check.status === 'rejected') throw check.reason;
 };
 
-/** 403 naming the role the caller lacks, unless the caller's role is one of `roles`. */
-export const assertRole = async (c: Context<ProviderEnv>, action: string, roles: readonly Role[]) => {
+/** 403 naming the role the caller lacks, unless the caller's role has the permission. */
+export const assertMay = async (c: Context<ProviderEnv>, permission: Permission) => {
   const { role } = await c.get('session');
-  if (!roles.includes(role)) throw forbidden(`You need the ${roles.join(' or ')} role to ${action}`);
+  if (!may(role, permission)) throw forbidden(forbiddenMessage(permission));
 };
 
-/** Lets the request on only for the given roles; after requireAuth, before the body is read. */
+/** Lets the request on only for roles with the permission; after requireAuth, before the body is read. */
 export const requireRole =
-  (action: string, ...roles: Role[]): MiddlewareHandler<ProviderEnv> =>
+  (permission: Permission): MiddlewareHandler<ProviderEnv> =>
   async (c, next) => {
-    await assertRole(c, action, roles);
+    await assertMay(c, permission);
     await next();
   };
 

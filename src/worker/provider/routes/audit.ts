@@ -2,10 +2,9 @@ import { Hono } from 'hono';
 import { csvLines } from '../../../shared/csv';
 import { auditQuerySchema, isRecordHistory } from '../../../shared/schemas/audit';
 import { allAudit, listAudit } from '../db/audit';
-import { assertRole, requireAuth, requireRole, type ProviderEnv } from '../http/auth';
+import { assertMay, requireAuth, requireRole, type ProviderEnv } from '../http/auth';
 import { readQuery } from '../http/validate';
 
-const WHOLE_LOG = 'read the whole audit log';
 const CSV_HEADER = ['id', 'at', 'actor_id', 'actor', 'action', 'entity', 'entity_id', 'changes', 'request_id'];
 
 /** `GET audit` and `GET audit.csv` (DESIGN.md §6), mounted at the API root. */
@@ -13,10 +12,10 @@ export const auditRoutes = new Hono<ProviderEnv>()
   .get('/audit', requireAuth, async (c) => {
     const query = await readQuery(c, auditQuerySchema);
     // One record's history is part of reading that record; anything wider is for admins.
-    if (!isRecordHistory(query)) await assertRole(c, WHOLE_LOG, ['admin']);
+    if (!isRecordHistory(query)) await assertMay(c, 'readAuditLog');
     return c.json(await listAudit(c.env.DB, query));
   })
-  .get('/audit.csv', requireAuth, requireRole('export the audit log', 'admin'), async (c) => {
+  .get('/audit.csv', requireAuth, requireRole('exportAuditLog'), async (c) => {
     const query = await readQuery(c, auditQuerySchema);
     const chunks = allAudit(c.env.DB, query);
     const encoder = new TextEncoder();

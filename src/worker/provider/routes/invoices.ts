@@ -26,8 +26,8 @@ const sourceOf = (c: Context) => {
 
 const CSV_HEADER = ['id', 'source', 'period', 'company', 'description', 'quantity', 'unit_price', 'amount', 'reference', 'status', 'statement_id'];
 
-const statementsRole = requireRole('create, issue or mark statements paid', 'billing', 'admin');
-const linesRole = requireRole('create or edit invoice lines', 'billing', 'admin');
+const statementsRole = requireRole('manageStatements');
+const linesRole = requireRole('editInvoiceLines');
 
 export const invoiceRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)

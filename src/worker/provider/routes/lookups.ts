@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { AnyObject, ObjectSchema } from 'yup';
+import type { Permission } from '../../../shared/permissions';
 import { listQuerySchema } from '../../../shared/schemas/list';
 import {
   createCompanySchema,
@@ -14,8 +15,8 @@ import { foundOr404, readId } from '../http/params';
 import { readBody, readQuery } from '../http/validate';
 
 /** List, create, read, edit and delete for one lookup table; every role reads, admins write. */
-const lookupRoutes = (store: LookupStore, noun: string, plural: string, create: ObjectSchema<AnyObject>, update: ObjectSchema<AnyObject>) => {
-  const adminOnly = requireRole(`change ${plural}`, 'admin');
+const lookupRoutes = (store: LookupStore, noun: string, permission: Permission, create: ObjectSchema<AnyObject>, update: ObjectSchema<AnyObject>) => {
+  const adminOnly = requireRole(permission);
   return new Hono<ProviderEnv>()
     .use(requireAuth)
     .get('/', async (c) => c.json(await store.list(c.env.DB, await readQuery(c, listQuerySchema))))
@@ -31,11 +32,11 @@ const lookupRoutes = (store: LookupStore, noun: string, plural: string, create: 
     });
 };
 
-export const companyRoutes = lookupRoutes(companies, 'Company', 'companies', createCompanySchema, updateCompanySchema);
+export const companyRoutes = lookupRoutes(companies, 'Company', 'manageCompanies', createCompanySchema, updateCompanySchema);
 export const ticketCategoryRoutes = lookupRoutes(
   ticketCategories,
   'Ticket category',
-  'ticket categories',
+  'manageTicketCategories',
   createTicketCategorySchema,
   updateTicketCategorySchema,
 );

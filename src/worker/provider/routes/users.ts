@@ -12,16 +12,15 @@ import { foundOr404, readId } from '../http/params';
 import { readBody, readQuery } from '../http/validate';
 
 const NOUN = 'User';
-const MANAGE = 'manage users';
 
 export const userRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
   .get('/', async (c) => c.json(await listUsers(c.env.DB, await readQuery(c, listQuerySchema))))
-  .post('/', requireRole(MANAGE, 'admin'), async (c) => {
+  .post('/', requireRole('manageUsers'), async (c) => {
     const { password, ...user } = await readBody(c, createUserSchema);
     return c.json(await insertUser(c.env.DB, { ...user, passwordHash: await hashPassword(password) }, auditContext(c)), 201);
   })
-  .patch('/', requireRole(MANAGE, 'admin'), async (c) => {
+  .patch('/', requireRole('manageUsers'), async (c) => {
     const { id, password, ...changes } = await readBody(c, updateUserSchema);
     if (id === c.get('userId') && changes.isActive === false) {
       throw badRequest('You cannot deactivate your own account');

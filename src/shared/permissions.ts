@@ -1,0 +1,28 @@
+import type { Role } from './types';
+
+/**
+ * What each role may do beyond what every role may (DESIGN.md §6). The provider enforces these
+ * (a 403 whose message is built from `action`); the client reads the same table to hide what the
+ * signed-in role cannot do.
+ */
+export const PERMISSIONS = {
+  manageUsers: { roles: ['admin'], action: 'manage users' },
+  manageCompanies: { roles: ['admin'], action: 'change companies' },
+  manageTicketCategories: { roles: ['admin'], action: 'change ticket categories' },
+  editInvoiceLines: { roles: ['billing', 'admin'], action: 'create or edit invoice lines' },
+  manageStatements: { roles: ['billing', 'admin'], action: 'create, issue or mark statements paid' },
+  readAuditLog: { roles: ['admin'], action: 'read the whole audit log' },
+  exportAuditLog: { roles: ['admin'], action: 'export the audit log' },
+  downloadBackups: { roles: ['admin'], action: 'download backups' },
+} as const satisfies Record<string, { roles: readonly Role[]; action: string }>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export const may = (role: Role | null | undefined, permission: Permission) =>
+  role != null && (PERMISSIONS[permission].roles as readonly Role[]).includes(role);
+
+/** The 403 message: names the role the caller lacks and what it is for. */
+export const forbiddenMessage = (permission: Permission) => {
+  const { roles, action } = PERMISSIONS[permission];
+  return `You need the ${roles.join(' or ')} role to ${action}`;
+};
