@@ -142,14 +142,14 @@ export const apiAs =
 
 interface Session {
   token: string;
-  user: { id: number; firstName: string; surname: string; email: string };
+  user: { id: number; firstName: string; surname: string; email: string; role: LoginResponse['role'] };
 }
 
 const openSession = async (credentials: Credentials): Promise<Session> => {
   const { status, body } = await apiLogin(credentials);
   if (status !== 200) throw new Error(`login of ${credentials.email} through the API answered ${status}`);
-  const { token, userId, firstName, surname, email } = body;
-  return { token, user: { id: userId, firstName, surname, email } };
+  const { token, userId, firstName, surname, email, role } = body;
+  return { token, user: { id: userId, firstName, surname, email, role } };
 };
 
 let adminSession: Promise<Session> | undefined;

@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Download, Locator, Page, Request, Response } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
-import type { LoginResponse } from '../../src/shared/types';
-import { AUTH_KEY, DESKTOP, admin, api, apiLogin, launch, newPage, type Viewport } from './browser';
+import type { LoginResponse, Role, User } from '../../src/shared/types';
+import { AUTH_KEY, DESKTOP, admin, api, apiLogin, launch, newPage, type Credentials, type Viewport } from './browser';
 
 // ---------------------------------------------------------------- the API from Node
 
@@ -32,6 +32,22 @@ export const adminApi = async <T = unknown>(path: string, options: { method?: st
 /** The admin's answer without checking its status, for tests about refusals. */
 export const adminApiAnswer = async <T = unknown>(path: string, options: { method?: string; body?: unknown } = {}) =>
   api<T>(path, { ...options, token: (await adminSession()).token });
+
+/** A new account with `role`, made by the admin through the API, for tests about what a role sees. */
+export const makeAccount = async (role: Role, name = 'Rowan'): Promise<Credentials & { id: number; firstName: string; surname: string }> => {
+  const tag = uniqueTag();
+  const fields = { firstName: `${name}${tag}`, surname: 'Roled', email: `${role}-${tag}@example.com`, password: `pw-${tag}-secret`, role };
+  const user = await adminApi<User>('users', { method: 'POST', body: fields });
+  expect(user.role).toBe(role);
+  return { ...fields, id: user.id };
+};
+
+/** Signs in through the API; throws unless it succeeds. */
+export const sessionFor = async (credentials: Credentials) => {
+  const { status, body } = await apiLogin(credentials);
+  if (status !== 200) throw new Error(`sign-in of ${credentials.email} through the API answered ${status}: ${JSON.stringify(body)}`);
+  return body;
+};
 
 /** expect.poll waits 1 s by default; the pages here may need longer on a busy machine. */
 export const POLL = { timeout: 15_000 } as const;
@@ -75,7 +91,8 @@ export const browserPerFile = () => {
     await browser?.close();
   });
   return {
-    async open(viewport: Viewport = DESKTOP, { signedIn = true }: { signedIn?: boolean } = {}) {
+    /** A page in a fresh context, signed in as the admin, or as `as`, or (`signedIn: false`) not at all. */
+    async open(viewport: Viewport = DESKTOP, { signedIn = true, as }: { signedIn?: boolean; as?: Credentials } = {}) {
       if (!browser) throw new Error('browserPerFile(): the browser is not running yet');
       const { context, page } = await newPage(browser, viewport, { acceptDownloads: true });
       contexts.push(context);
@@ -85,10 +102,10 @@ export const browserPerFile = () => {
       context.setDefaultTimeout(15_000);
       context.setDefaultNavigationTimeout(30_000);
       if (signedIn) {
-        const session = await adminSession();
+        const session = as ? await sessionFor(as) : await adminSession();
         const stored = JSON.stringify({
           token: session.token,
-          user: { id: session.userId, firstName: session.firstName, surname: session.surname, email: session.email },
+          user: { id: session.userId, firstName: session.firstName, surname: session.surname, email: session.email, role: session.role },
         });
         await page.addInitScript(
           ({ key, value }) => {

@@ -120,13 +120,15 @@ describe('users page', () => {
     const page = await chrome.open();
     await page.goto(`/users/?id=${user.id}`);
     const panel = drawer(page);
+    // The record's facts (the drawer's History also names the status, before and after).
+    const facts = panel.locator('dl').first();
     await expectText(drawerTitle(page), `${user.firstName} ${user.surname}`);
-    await panel.getByText('Active', { exact: true }).waitFor();
+    await facts.getByText('Active', { exact: true }).waitFor();
 
     await panel.getByRole('button', { name: 'Deactivate' }).click();
     await toast(page, 'success', 'User deactivated').waitFor();
-    await panel.getByText('Inactive', { exact: true }).waitFor();
-    expect(await panel.getByText('Active', { exact: true }).count()).toBe(0);
+    await facts.getByText('Inactive', { exact: true }).waitFor();
+    expect(await facts.getByText('Active', { exact: true }).count()).toBe(0);
     await panel.getByRole('button', { name: 'Activate' }).waitFor();
 
     expect((await adminApi<User>(`users/${user.id}`)).isActive).toBe(false);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUTH_STORAGE_KEY, REQUEST_TIMEOUT_MS } from '../../src/shared/constants';
 import { ApiError, apiRequest, badRequestMessage } from '../../src/client/lib/api';
-import { authState, signIn } from '../../src/client/lib/auth-store';
+import { authState, replaceToken, signIn } from '../../src/client/lib/auth-store';
 
 const reply = (status: number, body: unknown) =>
   new Response(typeof body === 'string' ? body : JSON.stringify(body), { status });
@@ -97,6 +97,17 @@ describe('apiRequest', () => {
     fetchMock.mockResolvedValue(reply(401, { message: 'bad password' }));
     await expect(apiRequest('auth/login', { method: 'POST', body: {}, authenticated: false })).rejects.toMatchObject({ status: 401 });
     expect(authState.token).toBe('tok2');
+  });
+
+  it('keeps the session when a 401 answers a token that has since been replaced (a password change)', async () => {
+    let answer!: (response: Response) => void;
+    fetchMock.mockReturnValue(new Promise<Response>((resolve) => (answer = resolve)));
+    const inFlight = apiRequest('users');
+    replaceToken('tok-after-password-change');
+    answer(reply(401, { message: 'Session ended' }));
+    await expect(inFlight).rejects.toMatchObject({ status: 401 });
+    expect(authState.token).toBe('tok-after-password-change');
+    expect(authState.user?.id).toBe(7);
   });
 
   it('makes exactly one attempt when the network fails', async () => {

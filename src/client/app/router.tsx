@@ -27,6 +27,7 @@ const guardedPages: RouteObject[] = [
   },
   { path: 'reports/timesheet', lazy: pages['/reports/timesheet'].lazy },
   { path: 'reports/ticket-report', lazy: pages['/reports/ticket-report'].lazy },
+  { path: 'audit', lazy: pages['/audit'].lazy },
 ];
 
 export const routes: RouteObject[] = [

@@ -36,6 +36,7 @@ export const pages = {
   '/invoices/gifs/azure': page(() => import('../features/invoices/AzurePage'), 'AzurePage'),
   '/reports/timesheet': page(() => import('../features/reports/TimesheetPage'), 'TimesheetPage'),
   '/reports/ticket-report': page(() => import('../features/reports/TicketReportPage'), 'TicketReportPage'),
+  '/audit': page(() => import('../features/audit/AuditPage'), 'AuditPage'),
 } as const;
 
 export type PagePath = Exclude<keyof typeof pages, 'authenticatedLayout'>;

@@ -55,7 +55,8 @@ const parse = (raw: string): unknown => {
 const send = async (path: string, { method = 'GET', body, authenticated = true, signal }: RequestOptions, accept: string) => {
   const headers: Record<string, string> = { accept };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  if (authenticated && authState.token) headers.authorization = `Bearer ${authState.token}`;
+  const token = authenticated ? authState.token : null;
+  if (token) headers.authorization = `Bearer ${token}`;
 
   let response: Response;
   try {
@@ -71,8 +72,9 @@ const send = async (path: string, { method = 'GET', body, authenticated = true, 
     throw new ApiError(0, timedOut ? 'The server did not answer in time' : 'Could not reach the server');
   }
 
-  if (response.status === 401 && authenticated) {
-    // Clearing the token makes the route guard send the user to /login, keeping the address.
+  // Clearing the token makes the route guard send the user to /login, keeping the address. A 401
+  // for a token already replaced (a password change issues a new one) ends nothing.
+  if (response.status === 401 && authenticated && authState.token === token) {
     signOut();
   }
   if (!response.ok) {

@@ -1,13 +1,19 @@
 import { proxy, subscribe, useSnapshot } from 'valtio';
 import { AUTH_STORAGE_KEY } from '../../shared/constants';
-import type { LoginResponse } from '../../shared/types';
+import { ROLES } from '../../shared/schemas/users';
+import type { LoginResponse, Role } from '../../shared/types';
 
-/** The signed-in user as kept in the browser (SPEC.md §3). */
+/**
+ * The signed-in user as kept in the browser (SPEC.md §3), with the role that decides what the
+ * pages offer (DESIGN.md §6). `role` is null for a session stored before roles existed, or when
+ * the API did not name one: such a user is offered only what every role may do.
+ */
 export interface StoredUser {
   id: number;
   firstName: string;
   surname: string;
   email: string;
+  role: Role | null;
 }
 
 export interface AuthState {
@@ -21,11 +27,13 @@ const isAuthState = (value: unknown): value is AuthState =>
   'token' in value &&
   (typeof value.token === 'string' || value.token === null);
 
+const roleOf = (value: unknown): Role | null => ROLES.find((role) => role === value) ?? null;
+
 // A damaged or hand-edited entry must not break the app: it counts as signed out.
 const load = (): AuthState => {
   try {
     const parsed: unknown = JSON.parse(localStorage.getItem(AUTH_STORAGE_KEY) ?? 'null');
-    if (isAuthState(parsed)) return { token: parsed.token, user: parsed.user ?? null };
+    if (isAuthState(parsed)) return { token: parsed.token, user: parsed.user ? { ...parsed.user, role: roleOf(parsed.user.role) } : null };
   } catch {
     // fall through to signed out
   }
@@ -54,7 +62,17 @@ export const signIn = (response: LoginResponse) => {
     firstName: response.firstName,
     surname: response.surname,
     email: response.email,
+    role: roleOf(response.role),
   };
+};
+
+/** A fresh token for the same user, such as the one a password change answers with. */
+export const replaceToken = (token: string) => {
+  authState.token = token;
+};
+
+export const setStoredRole = (role: Role) => {
+  if (authState.user) authState.user.role = role;
 };
 
 export const signOut = () => {
@@ -62,7 +80,7 @@ export const signOut = () => {
   authState.user = null;
 };
 
-export const updateStoredUser = (changes: Omit<StoredUser, 'id'>) => {
+export const updateStoredUser = (changes: Omit<StoredUser, 'id' | 'role'>) => {
   if (authState.user) Object.assign(authState.user, changes);
 };
 

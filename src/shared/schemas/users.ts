@@ -56,3 +56,10 @@ export const userListQuerySchema = listQuerySchema.shape({
   status: string().oneOf(USER_STATUSES, `Must be one of ${USER_STATUSES.join(', ')}`),
 });
 export type UserListQuery = InferType<typeof userListQuerySchema>;
+
+/** An admin setting someone else's password (`PATCH users` with only `id` and `password`). */
+export const resetPasswordSchema = object({
+  id: recordId().required('Required'),
+  password: password().required('Required'),
+});
+export type ResetPasswordPayload = InferType<typeof resetPasswordSchema>;

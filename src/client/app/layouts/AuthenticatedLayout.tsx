@@ -5,6 +5,7 @@ import { Link, Navigate, Outlet, useLocation } from 'react-router-dom';
 import { SettingsDialog } from '../../features/settings/SettingsDialog';
 import { useAuth } from '../../lib/auth-store';
 import { SearchLauncher } from './SearchLauncher';
+import { useStoredRole } from '../../lib/use-stored-role';
 import { SideNav } from './SideNav';
 import { UserMenu } from './UserMenu';
 
@@ -13,6 +14,7 @@ export function AuthenticatedLayout() {
   const { token } = useAuth();
   const location = useLocation();
   const [navOpen, { toggle, close }] = useDisclosure(false);
+  useStoredRole();
 
   if (!token) {
     const wanted = `${location.pathname}${location.search}${location.hash}`;

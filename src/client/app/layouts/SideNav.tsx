@@ -1,7 +1,16 @@
 import { NavLink, ScrollArea } from '@mantine/core';
 import { useLocation } from 'react-router-dom';
+import { may } from '../../../shared/permissions';
+import type { Role } from '../../../shared/types';
+import { useAuth } from '../../lib/auth-store';
 import { PreloadLink } from '../PreloadLink';
 import { NAV_ITEMS, type NavItem } from './nav-items';
+
+/** The items a role may use, at every level. */
+const visibleTo = (items: NavItem[], role: Role | null | undefined): NavItem[] =>
+  items
+    .filter((item) => !item.requires || may(role, item.requires))
+    .map((item) => (item.children ? { ...item, children: visibleTo(item.children, role) } : item));
 
 const isActive = (pathname: string, to: string) => pathname.replace(/\/+$/, '') === to;
 const containsActive = (pathname: string, item: NavItem): boolean =>
@@ -33,9 +42,10 @@ function Item({ item, pathname, onNavigate }: { item: NavItem; pathname: string;
 
 export function SideNav({ onNavigate }: { onNavigate: () => void }) {
   const { pathname } = useLocation();
+  const role = useAuth().user?.role;
   return (
     <ScrollArea component="nav" aria-label="Main" h="100%">
-      {NAV_ITEMS.map((item) => (
+      {visibleTo(NAV_ITEMS, role).map((item) => (
         <Item key={item.label} item={item} pathname={pathname} onNavigate={onNavigate} />
       ))}
     </ScrollArea>

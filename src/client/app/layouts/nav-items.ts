@@ -1,8 +1,12 @@
+import type { Permission } from '../../../shared/permissions';
+
 /** The side navigation: every area of the app, grouped as SPEC.md §2 lists them. */
 export interface NavItem {
   label: string;
   to?: string;
   children?: NavItem[];
+  /** Shown only to roles that may do this. */
+  requires?: Permission;
 }
 
 export const NAV_ITEMS: NavItem[] = [
@@ -34,4 +38,5 @@ export const NAV_ITEMS: NavItem[] = [
       { label: 'Ticket report', to: '/reports/ticket-report' },
     ],
   },
+  { label: 'Audit log', to: '/audit', requires: 'readAuditLog' },
 ];

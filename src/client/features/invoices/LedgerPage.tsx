@@ -1,8 +1,10 @@
-import { Badge, Button, Center, Group, Loader, Select, SimpleGrid, Text } from '@mantine/core';
+import { Badge, Button, Center, Divider, Group, Loader, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { InvoiceSource, LineChanges } from '../../../shared/schemas/invoices';
 import type { InvoiceLine } from '../../../shared/types';
+import { HistorySection } from '../../lib/audit/HistorySection';
 import { formatCents } from '../../lib/format';
+import { useCan } from '../../lib/permissions';
 import { notify } from '../../lib/toast/notify';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { PageTitle } from '../../lib/ui/PageTitle';
@@ -31,6 +33,7 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
   const line = useLine(lineId);
   const [exporting, setExporting] = useState(false);
   const totals = lines.data?.totals;
+  const canEdit = useCan('editInvoiceLines');
 
   const save = async (changes: LineChanges) => {
     if (!lineId) return;
@@ -92,7 +95,13 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
             <Loader aria-label="Loading line" />
           </Center>
         ) : null}
-        {line.data ? <LineEditor key={line.data.updatedAt} line={line.data} onSave={save} /> : null}
+        {line.data ? (
+          <Stack>
+            <LineEditor key={line.data.updatedAt} line={line.data} canEdit={canEdit} onSave={save} />
+            <Divider />
+            <HistorySection changedAt={line.data.updatedAt} entity="invoice_line" entityId={line.data.id} />
+          </Stack>
+        ) : null}
       </RecordDrawer>
     </>
   );

@@ -1,4 +1,5 @@
 import { Alert, Badge, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { Form } from 'react-final-form';
 import { updateLineSchema, type LineChanges } from '../../../shared/schemas/invoices';
 import type { InvoiceLine } from '../../../shared/types';
@@ -11,6 +12,13 @@ import { LINE_STATUS_COLORS, LINE_STATUS_LABELS, LINE_STATUS_OPTIONS, periodLabe
 
 const validate = validateWith(updateLineSchema);
 
+interface Props {
+  line: InvoiceLine;
+  /** Whether the signed-in user's role may edit invoice lines at all. */
+  canEdit: boolean;
+  onSave: (changes: LineChanges) => Promise<void>;
+}
+
 const amountOf = (values: LineChanges) => {
   const { quantity, unitPriceCents } = values;
   const valid = Number.isInteger(quantity) && (quantity ?? -1) >= 0 && Number.isInteger(unitPriceCents);
@@ -21,13 +29,24 @@ const amountOf = (values: LineChanges) => {
  * A ledger line's facts and the form that edits quantity, price, status and wording. A line on an
  * issued or paid statement is billed and shows no form; a line on an open statement stays approved.
  */
-export function LineEditor({ line, onSave }: { line: InvoiceLine; onSave: (changes: LineChanges) => Promise<void> }) {
+export function LineEditor({ line, canEdit, onSave }: Props) {
   const billed = line.statementStatus === 'issued' || line.statementStatus === 'paid';
   const onStatement = line.statementId !== null;
+  const readOnly = billed || !canEdit;
+  // Without the form, the values it would hold are shown as facts.
+  const values: [string, ReactNode][] = readOnly
+    ? [
+        ['Description', <Text span size="sm" style={{ whiteSpace: 'pre-wrap' }}>{line.description}</Text>],
+        ['Quantity', line.quantity.toLocaleString()],
+        ['Unit price', formatCents(line.unitPriceCents)],
+        ['Reference', line.reference || '—'],
+      ]
+    : [];
   return (
     <Stack>
       <Facts
         items={[
+          ...values,
           ['Period', periodLabel(line.period)],
           ['Company', line.companyName ?? '—'],
           ['Amount', <Text fw={700} span data-testid="line-amount">{formatCents(line.amountCents)}</Text>],
@@ -40,7 +59,9 @@ export function LineEditor({ line, onSave }: { line: InvoiceLine; onSave: (chang
         <Alert color="gray" title="Billed">
           This line is on statement {line.statementNumber}, which has been {line.statementStatus}, so it can no longer change.
         </Alert>
-      ) : (
+      ) : null}
+      {!billed && !canEdit ? <Text size="sm">Invoice lines are changed by the billing team; you can read this one.</Text> : null}
+      {readOnly ? null : (
         <Form<LineChanges>
           onSubmit={onSave}
           validate={validate}

@@ -1,9 +1,11 @@
-import { Badge, Button, Center, Loader, Modal, Select, Stack, Text } from '@mantine/core';
+import { Badge, Button, Center, Divider, Loader, Modal, Select, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useRef, useState } from 'react';
 import type { StatementTarget } from '../../../shared/schemas/invoices';
 import type { Statement } from '../../../shared/types';
+import { HistorySection } from '../../lib/audit/HistorySection';
 import { formatCents, formatDate } from '../../lib/format';
+import { useCan } from '../../lib/permissions';
 import { notify } from '../../lib/toast/notify';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { PageTitle } from '../../lib/ui/PageTitle';
@@ -33,6 +35,7 @@ export function StatementPage() {
   const statements = useStatements(page);
   const statement = useStatement(statementId);
   const [generating, generateModal] = useDisclosure(false);
+  const canBill = useCan('manageStatements');
   const companies = useCompanies();
   const [period, setPeriod] = useState<string | null>(PERIOD_OPTIONS[1]?.value ?? null);
   const [companyId, setCompanyId] = useState<string | null>(null);
@@ -84,7 +87,7 @@ export function StatementPage() {
 
   return (
     <>
-      <PageTitle title="GIFS statements" description="Monthly statements from the SLA and Azure lines" actions={<Button onClick={generateModal.open}>Generate statement</Button>} />
+      <PageTitle title="GIFS statements" description="Monthly statements from the SLA and Azure lines" actions={canBill ? <Button onClick={generateModal.open}>Generate statement</Button> : undefined} />
       <DataTable
         label="Statements"
         columns={COLUMNS}
@@ -96,7 +99,7 @@ export function StatementPage() {
         selectedId={statementId}
         empty={{ title: 'No statements yet', description: 'Generate one for a month with approved SLA or Azure lines.' }}
       />
-      <Modal opened={generating} onClose={generateModal.close} title="Generate statement">
+      <Modal opened={generating && canBill} onClose={generateModal.close} title="Generate statement">
         <Stack>
           <Text size="sm">
             Bills every approved GIFS SLA and Azure line of the month that is not on a statement yet. A month that already has a statement gets a supplementary one.
@@ -124,7 +127,13 @@ export function StatementPage() {
             <Loader aria-label="Loading statement" />
           </Center>
         ) : null}
-        {statement.data ? <StatementView statement={statement.data} busy={busy} onAsk={(target) => setAsk({ target, opened: true })} /> : null}
+        {statement.data ? (
+          <Stack>
+            <StatementView statement={statement.data} busy={busy} onAsk={canBill ? (target) => setAsk({ target, opened: true }) : undefined} />
+            <Divider />
+            <HistorySection changedAt={statement.data.updatedAt} entity="statement" entityId={statement.data.id} />
+          </Stack>
+        ) : null}
       </RecordDrawer>
       {statement.data && statementId !== undefined ? (
         <>

@@ -8,7 +8,8 @@ import { STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS, periodLabel } from '.
 interface Props {
   statement: StatementDetail;
   busy: boolean;
-  onAsk: (target: StatementTarget) => void;
+  /** Opens a step's confirmation; absent for a role that may not move statements. */
+  onAsk?: (target: StatementTarget) => void;
 }
 
 function PrintButton() {
@@ -25,7 +26,7 @@ function PrintButton() {
  * the last one was clicked; both are in the top row, above where a centred dialog's button can be.
  */
 function StatementActions({ statement, busy, onAsk }: Props) {
-  if (statement.status === 'open') {
+  if (statement.status === 'open' && onAsk) {
     return (
       <Group justify="space-between" data-testid="statement-actions">
         <Button onClick={() => onAsk('issued')} disabled={busy}>
@@ -38,7 +39,7 @@ function StatementActions({ statement, busy, onAsk }: Props) {
   return (
     <Group justify="space-between" data-testid="statement-actions">
       <PrintButton />
-      {statement.status === 'issued' ? (
+      {statement.status === 'issued' && onAsk ? (
         <Button color="green" onClick={() => onAsk('paid')} disabled={busy}>
           Mark paid
         </Button>
@@ -48,7 +49,7 @@ function StatementActions({ statement, busy, onAsk }: Props) {
 }
 
 /** Voiding is the exception, so it waits at the end of the statement, away from the next step. */
-function VoidSection({ busy, onAsk }: Omit<Props, 'statement'>) {
+function VoidSection({ busy, onAsk }: { busy: boolean; onAsk: (target: StatementTarget) => void }) {
   return (
     <Group justify="space-between" wrap="wrap" data-testid="statement-void">
       <Text size="sm" c="dimmed">
@@ -124,7 +125,7 @@ export function StatementView(props: Props) {
           </Table.Tfoot>
         </Table>
       </Table.ScrollContainer>
-      {statement.status === 'issued' ? <VoidSection busy={props.busy} onAsk={props.onAsk} /> : null}
+      {statement.status === 'issued' && props.onAsk ? <VoidSection busy={props.busy} onAsk={props.onAsk} /> : null}
     </Stack>
   );
 }

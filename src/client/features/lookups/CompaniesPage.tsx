@@ -12,6 +12,8 @@ const config: LookupConfig<Company> = {
   title: 'Companies',
   description: 'Customers the desk works for',
   noun: 'Company',
+  entity: 'company',
+  permission: 'manageCompanies',
   api: lookupApi<Company>('companies'),
   schema: createCompanySchema,
   blank: { name: '', code: '', email: '', phone: '', address: '', isActive: true },
@@ -33,6 +35,13 @@ const config: LookupConfig<Company> = {
       <SwitchField name="isActive" label="Active" />
     </>
   ),
+  facts: (c) => [
+    ['Name', c.name],
+    ['Code', c.code || '—'],
+    ['Email', c.email || '—'],
+    ['Phone', c.phone || '—'],
+    ['Address', c.address ? <Text span size="sm" style={{ whiteSpace: 'pre-wrap' }}>{c.address}</Text> : '—'],
+  ],
   details: (c) => <Facts items={[['Status', <ActiveBadge active={c.isActive} />], ['Created', formatDateTime(c.createdAt)], ['Updated', formatDateTime(c.updatedAt)]]} />,
 };
 

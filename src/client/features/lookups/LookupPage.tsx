@@ -1,12 +1,17 @@
-import { Button, Center, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { Button, Center, Divider, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useState, type ReactNode } from 'react';
 import { Form } from 'react-final-form';
 import type { AnyObject, ObjectSchema } from 'yup';
+import type { Permission } from '../../../shared/permissions';
+import type { AuditEntity } from '../../../shared/types';
+import { HistorySection } from '../../lib/audit/HistorySection';
 import { SubmitButton } from '../../lib/form/SubmitButton';
 import { validateWith } from '../../lib/form/validate';
+import { useCan } from '../../lib/permissions';
 import { notify } from '../../lib/toast/notify';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
+import { Facts } from '../../lib/ui/Facts';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { SearchField } from '../../lib/ui/SearchField';
@@ -17,6 +22,10 @@ export interface LookupConfig<T extends { id: number; name: string }> {
   title: string;
   description: string;
   noun: string;
+  /** The record's kind in the audit log, for its History. */
+  entity: AuditEntity;
+  /** Who may create, edit and delete these records. */
+  permission: Permission;
   api: ReturnType<typeof lookupApi<T>>;
   columns: Column<T>[];
   schema: ObjectSchema<AnyObject>;
@@ -24,6 +33,8 @@ export interface LookupConfig<T extends { id: number; name: string }> {
   /** The form values for a record: only the fields the server accepts. */
   valuesOf: (record: T) => object;
   fields: ReactNode;
+  /** The form's fields as read-only facts, for those who may not edit. */
+  facts: (record: T) => [label: string, value: ReactNode][];
   details: (record: T) => ReactNode;
 }
 
@@ -47,7 +58,7 @@ function LookupForm({ schema, initialValues, fields, submitLabel, onSubmit }: { 
   );
 }
 
-/** A lookup table's page: searchable list, create, and a panel to view, edit and delete. */
+/** A lookup table's page: searchable list, create, and a panel to view, edit and delete (admins), or only view. */
 export function LookupPage<T extends { id: number; name: string; updatedAt: string }>({ config }: { config: LookupConfig<T> }) {
   const { api, noun } = config;
   const [{ id, q, page = 1 }, view] = useLookupSearch();
@@ -57,6 +68,8 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
   const [creating, createModal] = useDisclosure(false);
   const [confirming, confirmModal] = useDisclosure(false);
   const [deleting, setDeleting] = useState(false);
+  const canEdit = useCan(config.permission);
+  const newButton = canEdit ? <Button onClick={createModal.open}>New {noun.toLowerCase()}</Button> : undefined;
 
   const create = async (values: object) => {
     try {
@@ -99,7 +112,7 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
 
   return (
     <>
-      <PageTitle title={config.title} description={config.description} actions={<Button onClick={createModal.open}>New {noun.toLowerCase()}</Button>} />
+      <PageTitle title={config.title} description={config.description} actions={newButton} />
       <Group mb="md" grow>
         <SearchField label="Search" placeholder="Name" value={q} onSearch={view.search} />
       </Group>
@@ -114,10 +127,10 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
         selectedId={id}
         empty={{
           title: q ? `No ${config.title.toLowerCase()} match this search` : `No ${config.title.toLowerCase()} yet`,
-          action: q ? undefined : <Button onClick={createModal.open}>New {noun.toLowerCase()}</Button>,
+          action: q ? undefined : newButton,
         }}
       />
-      <Modal opened={creating} onClose={createModal.close} title={`New ${noun.toLowerCase()}`}>
+      <Modal opened={creating && canEdit} onClose={createModal.close} title={`New ${noun.toLowerCase()}`}>
         <LookupForm schema={config.schema} initialValues={config.blank} fields={config.fields} submitLabel={`Create ${noun.toLowerCase()}`} onSubmit={create} />
       </Modal>
       <RecordDrawer opened={id !== undefined} onClose={() => setSearch({ id: undefined })} title={record.data?.name ?? noun}>
@@ -129,17 +142,24 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
         ) : null}
         {record.data ? (
           <Stack>
+            {canEdit ? null : <Facts items={config.facts(record.data)} />}
             {config.details(record.data)}
-            <LookupForm key={record.data.updatedAt} schema={config.schema} initialValues={config.valuesOf(record.data)} fields={config.fields} submitLabel="Save changes" onSubmit={save} />
-            <Group justify="flex-start">
-              <Button color="red" variant="light" onClick={confirmModal.open}>
-                Delete
-              </Button>
-            </Group>
+            {canEdit ? (
+              <>
+                <LookupForm key={record.data.updatedAt} schema={config.schema} initialValues={config.valuesOf(record.data)} fields={config.fields} submitLabel="Save changes" onSubmit={save} />
+                <Group justify="flex-start">
+                  <Button color="red" variant="light" onClick={confirmModal.open}>
+                    Delete
+                  </Button>
+                </Group>
+              </>
+            ) : null}
+            <Divider />
+            <HistorySection changedAt={record.data.updatedAt} entity={config.entity} entityId={record.data.id} />
           </Stack>
         ) : null}
       </RecordDrawer>
-      <Modal opened={confirming} onClose={confirmModal.close} title={`Delete ${noun.toLowerCase()}?`}>
+      <Modal opened={confirming && canEdit} onClose={confirmModal.close} title={`Delete ${noun.toLowerCase()}?`}>
         <Stack>
           <Text>
             Delete <strong>{record.data?.name}</strong>? This cannot be undone.

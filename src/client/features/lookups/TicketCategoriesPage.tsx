@@ -12,6 +12,8 @@ const config: LookupConfig<TicketCategory> = {
   title: 'Ticket categories',
   description: 'How tickets are grouped',
   noun: 'Category',
+  entity: 'ticket_category',
+  permission: 'manageTicketCategories',
   api: lookupApi<TicketCategory>('ticket-categories'),
   schema: createTicketCategorySchema,
   blank: { name: '', description: '', isActive: true },
@@ -28,6 +30,10 @@ const config: LookupConfig<TicketCategory> = {
       <SwitchField name="isActive" label="Active" />
     </>
   ),
+  facts: (c) => [
+    ['Name', c.name],
+    ['Description', c.description ? <Text span size="sm" style={{ whiteSpace: 'pre-wrap' }}>{c.description}</Text> : '—'],
+  ],
   details: (c) => <Facts items={[['Status', <ActiveBadge active={c.isActive} />], ['Created', formatDateTime(c.createdAt)], ['Updated', formatDateTime(c.updatedAt)]]} />,
 };
 

@@ -2,7 +2,7 @@ import { Button, Group, Stack, Title } from '@mantine/core';
 import { FORM_ERROR } from 'final-form';
 import { Form } from 'react-final-form';
 import { changePasswordSchema, type ChangePasswordPayload } from '../../../shared/schemas/users';
-import { useAuth } from '../../lib/auth-store';
+import { replaceToken, useAuth } from '../../lib/auth-store';
 import { PasswordField } from '../../lib/form/fields';
 import { validateWith } from '../../lib/form/validate';
 import { notify } from '../../lib/toast/notify';
@@ -15,7 +15,10 @@ export function SecurityTab() {
 
   const submit = async (values: ChangePasswordPayload) => {
     try {
-      await changePassword(values);
+      // The change ends every older session, this one included: the answer's token keeps it going.
+      // (An upstream API from before DESIGN.md §6 answers without one; the old token then still works.)
+      const { token } = await changePassword(values);
+      if (token) replaceToken(token);
       notify.success('Password Changed');
     } catch (error) {
       notify.error('Password not changed', (error as Error).message);

@@ -1,11 +1,11 @@
 import type { ChangePasswordPayload, ProfilePayload } from '../../../shared/schemas/users';
-import type { BackupResult, User } from '../../../shared/types';
+import type { BackupResult, ChangePasswordResponse, User } from '../../../shared/types';
 import { apiRequest } from '../../lib/api';
 
 export const updateProfile = (payload: ProfilePayload) =>
   apiRequest<User & { status?: number; detail?: string }>('users/profile', { method: 'PATCH', body: payload });
 
 export const changePassword = (payload: ChangePasswordPayload) =>
-  apiRequest<{ message: string }>('users/change-password', { method: 'PATCH', body: payload });
+  apiRequest<ChangePasswordResponse>('users/change-password', { method: 'PATCH', body: payload });
 
 export const backupDatabase = () => apiRequest<BackupResult>('settings/backup-db', { method: 'POST' });

@@ -1,7 +1,11 @@
 import { Badge, Button, Center, Divider, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { useMemo } from 'react';
 import type { TicketPayload } from '../../../shared/schemas/tickets';
 import type { Ticket } from '../../../shared/types';
+import { HistorySection } from '../../lib/audit/HistorySection';
+import type { ValueFormats } from '../../lib/audit/describe';
+import type { Option } from '../../lib/form/fields';
 import { formatDate } from '../../lib/format';
 import { notify } from '../../lib/toast/notify';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
@@ -26,6 +30,7 @@ const COLUMNS: Column<Ticket>[] = [
 ];
 
 const DEFAULT_SORT = '-createdAt' as const;
+const labelOf = (options: Option[]) => (value: unknown) => options.find((option) => option.value === String(value))?.label;
 
 export function TicketsPage() {
   const [{ id, page = 1, sort = DEFAULT_SORT, ...filters }, view] = useTicketsSearch();
@@ -34,6 +39,15 @@ export function TicketsPage() {
   const ticket = useTicket(id);
   const options = useTicketOptions();
   const [creating, { open: openCreate, close: closeCreate }] = useDisclosure(false);
+  const historyFormats = useMemo<ValueFormats>(
+    () => ({
+      companyId: labelOf(options.companies),
+      categoryId: labelOf(options.categories),
+      assigneeId: labelOf(options.users),
+      reporterId: labelOf(options.users),
+    }),
+    [options],
+  );
 
   const create = async (values: TicketPayload) => {
     try {
@@ -96,6 +110,8 @@ export function TicketsPage() {
             <TimeSection ticketId={ticket.data.id} />
             <Divider />
             <CommentsSection ticketId={ticket.data.id} />
+            <Divider />
+            <HistorySection changedAt={ticket.data.updatedAt} entity="ticket" entityId={ticket.data.id} formats={historyFormats} />
           </Stack>
         ) : null}
       </RecordDrawer>

@@ -1,10 +1,12 @@
-import { Button, Center, Group, Loader, Select, Text } from '@mantine/core';
+import { Button, Center, Divider, Group, Loader, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { USER_STATUSES, type CreateUserPayload, type UpdateUserPayload } from '../../../shared/schemas/users';
+import { USER_STATUSES, type CreateUserPayload, type ResetPasswordPayload, type UpdateUserPayload } from '../../../shared/schemas/users';
 import type { User } from '../../../shared/types';
+import { HistorySection } from '../../lib/audit/HistorySection';
 import { useAuth } from '../../lib/auth-store';
 import { formatDate, fullName } from '../../lib/format';
 import { optionalOneOf } from '../../lib/search';
+import { useCan } from '../../lib/permissions';
 import { notify } from '../../lib/toast/notify';
 import { ActiveBadge } from '../../lib/ui/ActiveBadge';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
@@ -13,7 +15,8 @@ import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { SearchField } from '../../lib/ui/SearchField';
 import { createUser, updateUser, useUser, useUsers } from './api';
 import { useUsersSearch } from './search';
-import { CreateUserForm, EditUserForm } from './UserForms';
+import { RoleBadge } from './RoleBadge';
+import { CreateUserForm, EditUserForm, ResetPasswordForm } from './UserForms';
 import { UserDetails } from './UserDetails';
 
 const STATUS_OPTIONS = [
@@ -24,6 +27,7 @@ const STATUS_OPTIONS = [
 const COLUMNS: Column<User>[] = [
   { key: 'name', label: 'Name', render: (user) => <Text fw={500} size="sm">{fullName(user)}</Text> },
   { key: 'email', label: 'Email', render: (user) => user.email, visibleFrom: 'sm' },
+  { key: 'role', label: 'Role', render: (user) => <RoleBadge role={user.role} />, visibleFrom: 'xs' },
   {
     key: 'status',
     label: 'Status',
@@ -43,8 +47,11 @@ export function UsersPage() {
   const selected = useUser(id);
   const { user: me } = useAuth();
   const [busy, setBusy] = useState(false);
+  const canManage = useCan('manageUsers');
 
-  const panel = component === 'create' ? 'create' : id ? (component === 'edit' ? 'edit' : 'details') : null;
+  // Without the right to manage users, an address asking for a form shows the record (or nothing).
+  const asked = component === 'create' ? 'create' : id ? (component === 'edit' ? 'edit' : 'details') : null;
+  const panel = canManage || asked === 'details' ? asked : asked === 'edit' ? 'details' : null;
   const close = () => setSearch({ id: undefined, component: undefined });
 
   const create = (values: CreateUserPayload) =>
@@ -65,6 +72,19 @@ export function UsersPage() {
       })
       .then(() => undefined, failed('User not updated'));
 
+  const resetPassword = (values: ResetPasswordPayload) =>
+    updateUser(values).then(
+      async (user) => {
+        notify.success('Password reset', fullName(user));
+        await selected.mutate(user, { revalidate: false });
+        return true;
+      },
+      (error: unknown) => {
+        failed('Password not reset')(error);
+        return false;
+      },
+    );
+
   const toggleActive = (user: User) => {
     setBusy(true);
     updateUser({ id: user.id, isActive: !user.isActive })
@@ -83,7 +103,7 @@ export function UsersPage() {
       <PageTitle
         title="Users"
         description="Staff who can sign in"
-        actions={<Button onClick={() => setSearch({ id: undefined, component: 'create' })}>New user</Button>}
+        actions={canManage ? <Button onClick={() => setSearch({ id: undefined, component: 'create' })}>New user</Button> : undefined}
       />
       <Group mb="md" grow>
         <SearchField label="Search" placeholder="Name or email" value={q} onSearch={view.search} />
@@ -118,13 +138,26 @@ export function UsersPage() {
         {panel === 'details' && selected.data ? (
           <UserDetails
             user={selected.data}
+            canManage={canManage}
             busy={busy}
             isSelf={selected.data.id === me?.id}
             onEdit={() => setSearch({ component: 'edit' })}
             onToggleActive={() => selected.data && toggleActive(selected.data)}
           />
         ) : null}
-        {panel === 'edit' && selected.data ? <EditUserForm key={selected.data.updatedAt} user={selected.data} onSubmit={save} /> : null}
+        {panel === 'edit' && selected.data ? (
+          <Stack>
+            <EditUserForm key={selected.data.updatedAt} user={selected.data} onSubmit={save} />
+            <Divider />
+            <ResetPasswordForm user={selected.data} onSubmit={resetPassword} />
+          </Stack>
+        ) : null}
+        {panel && panel !== 'create' && selected.data ? (
+          <>
+            <Divider my="md" />
+            <HistorySection changedAt={selected.data.updatedAt} entity="user" entityId={selected.data.id} />
+          </>
+        ) : null}
       </RecordDrawer>
     </>
   );

@@ -1,0 +1,116 @@
+import type { AuditAction, AuditEntity, AuditEntry } from '../../../shared/types';
+import { formatCents, formatDate, formatDateTime, formatMinutes } from '../format';
+
+export const ACTION_LABELS: Record<AuditAction, string> = {
+  create: 'Created',
+  update: 'Changed',
+  delete: 'Deleted',
+  comment: 'Commented',
+  time: 'Logged time',
+  password: 'Changed the password',
+  login: 'Signed in',
+  login_failed: 'Sign-in failed',
+  backup: 'Backed up the database',
+};
+
+export const ENTITY_LABELS: Record<AuditEntity, string> = {
+  user: 'User',
+  ticket: 'Ticket',
+  company: 'Company',
+  ticket_category: 'Ticket category',
+  invoice_line: 'Invoice line',
+  statement: 'Statement',
+  backup: 'Backup',
+  session: 'Sign-in',
+};
+
+// The API's field names (DESIGN.md §6) as the pages label them; others are spelled out from camelCase.
+const FIELD_LABELS: Record<string, string> = {
+  firstName: 'First name',
+  isActive: 'Status',
+  companyId: 'Company',
+  categoryId: 'Category',
+  assigneeId: 'Assignee',
+  reporterId: 'Reporter',
+  dueAt: 'Due date',
+  resolvedAt: 'Resolved',
+  issuedAt: 'Issued',
+  unitPriceCents: 'Unit price',
+  amountCents: 'Amount',
+  totalCents: 'Total',
+  statementId: 'Statement',
+  body: 'Comment',
+  minutes: 'Time',
+  workDate: 'Work date',
+};
+
+/** `unitPriceCents` → "Unit price cents": the fallback for a field this client does not know yet. */
+const spelledOut = (field: string) => {
+  const words = field.replace(/_/g, ' ').replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+export const fieldLabel = (field: string) => FIELD_LABELS[field] ?? spelledOut(field);
+
+/** How one field's values read; a page passes these for fields only it can name (ids of related records). */
+export type ValueFormats = Partial<Record<string, (value: unknown) => string | undefined>>;
+
+const EMPTY = '—';
+// Stored as snake_case words (`in_progress`), shown as the pages show them ("In progress").
+const WORD_FIELDS = new Set(['status', 'priority', 'role']);
+
+const dateOnly = (value: string) => formatDate(`${value.slice(0, 10)}T00:00:00`);
+const month = (value: string) =>
+  new Date(`${value}-01T00:00:00Z`).toLocaleDateString(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** A stored value as a person reads it: statuses and roles as words, money, dates and times in the user's locale. */
+export const formatValue = (field: string, value: unknown, formats: ValueFormats = {}): string => {
+  if (value === null || value === undefined || value === '') return EMPTY;
+  const custom = formats[field]?.(value);
+  if (custom !== undefined) return custom;
+  if (typeof value === 'boolean') return field === 'isActive' ? (value ? 'Active' : 'Inactive') : value ? 'Yes' : 'No';
+  if (typeof value === 'number') {
+    if (field.endsWith('Cents')) return formatCents(value);
+    if (field === 'minutes') return formatMinutes(value);
+    if (field.endsWith('Id')) return `#${value}`;
+    return value.toLocaleString();
+  }
+  if (typeof value !== 'string') return JSON.stringify(value);
+  if (WORD_FIELDS.has(field)) return spelledOut(value);
+  if (field === 'period' && /^\d{4}-\d{2}$/.test(value)) return month(value);
+  if ((field === 'dueAt' || field.endsWith('Date')) && /^\d{4}-\d{2}-\d{2}/.test(value)) return dateOnly(value);
+  if (field.endsWith('At') && !Number.isNaN(Date.parse(value))) return formatDateTime(value);
+  return value;
+};
+
+export interface FieldChange {
+  field: string;
+  label: string;
+  /** 'set' has one value (a new record's, a comment's, a deleted record's last); 'secret' none (a password). */
+  kind: 'changed' | 'set' | 'secret';
+  before: string;
+  after: string;
+}
+
+const SECRET_FIELDS = new Set(['password']);
+
+const describeOne = (action: AuditAction, field: string, pair: [unknown, unknown], formats: ValueFormats): FieldChange => {
+  const [before, after] = pair;
+  const label = fieldLabel(field);
+  if (SECRET_FIELDS.has(field)) return { field, label, kind: 'secret', before: '', after: 'changed' };
+  const shown = { before: formatValue(field, before, formats), after: formatValue(field, after, formats) };
+  // A new record's (or comment's) values and a deleted record's last values read as plain facts.
+  if (action === 'delete') return { field, label, kind: 'set', before: '', after: shown.before };
+  const firstValue = action !== 'update' && (before === null || before === undefined);
+  return { field, label, kind: firstValue ? 'set' : 'changed', ...shown };
+};
+
+/** An entry's changes as labelled lines, in the order the API sent them; a new or deleted record's empty fields are left out. */
+export const describeChanges = (entry: Pick<AuditEntry, 'action' | 'changes'>, formats: ValueFormats = {}): FieldChange[] =>
+  Object.entries(entry.changes ?? {})
+    .map(([field, pair]) => describeOne(entry.action, field, pair, formats))
+    .filter((change) => change.kind !== 'set' || change.after !== EMPTY);
+
+/** Who did it, for entries whose actor is gone or was never known (a failed sign-in). */
+export const actorOf = (entry: Pick<AuditEntry, 'actorId' | 'actorName'>) =>
+  entry.actorName ?? (entry.actorId ? `User #${entry.actorId}` : 'Someone unknown');

@@ -1,0 +1,20 @@
+import { useEffect } from 'react';
+import type { User } from '../../shared/types';
+import { apiRequest } from './api';
+import { setStoredRole, useAuth } from './auth-store';
+
+/**
+ * A session stored before roles existed has no role, so its pages offer only what every role may
+ * do; the user's own record names the role, once per sign-in.
+ */
+export const useStoredRole = () => {
+  const { token, user } = useAuth();
+  const missingFor = token && user && user.role === null ? user.id : null;
+  useEffect(() => {
+    if (!missingFor) return;
+    apiRequest<User>(`users/${missingFor}`)
+      .then((me) => setStoredRole(me.role))
+      // Without an answer the session keeps the smallest set of actions; a 401 has signed it out.
+      .catch(() => undefined);
+  }, [missingFor]);
+};

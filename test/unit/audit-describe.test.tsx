@@ -1,0 +1,126 @@
+import { MantineProvider } from '@mantine/core';
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ChangeList } from '../../src/client/lib/audit/ChangeList';
+import { actorOf, describeChanges, fieldLabel, formatValue } from '../../src/client/lib/audit/describe';
+import { formatCents, formatDate, formatDateTime } from '../../src/client/lib/format';
+import type { AuditEntry } from '../../src/shared/types';
+
+const entry = (action: AuditEntry['action'], changes: AuditEntry['changes']) => ({ action, changes });
+
+describe('describeChanges: an audit entry as readable lines', () => {
+  it('labels API fields and shows statuses, priorities and roles as the pages word them', () => {
+    expect(
+      describeChanges(entry('update', { status: ['in_progress', 'on_hold'], priority: ['normal', 'urgent'], role: ['staff', 'billing'] })),
+    ).toEqual([
+      { field: 'status', label: 'Status', kind: 'changed', before: 'In progress', after: 'On hold' },
+      { field: 'priority', label: 'Priority', kind: 'changed', before: 'Normal', after: 'Urgent' },
+      { field: 'role', label: 'Role', kind: 'changed', before: 'Staff', after: 'Billing' },
+    ]);
+  });
+
+  it('shows a password only as changed, with no values even if some were sent', () => {
+    const lines = describeChanges(entry('password', { password: [null, null] }));
+    expect(lines).toEqual([{ field: 'password', label: 'Password', kind: 'secret', before: '', after: 'changed' }]);
+    const leaked = describeChanges(entry('update', { password: ['old-secret', 'new-secret'] }));
+    expect(JSON.stringify(leaked)).not.toMatch(/old-secret|new-secret/);
+    expect(leaked[0]?.after).toBe('changed');
+  });
+
+  it('money from cents, minutes as time, active flags, dates and empty values', () => {
+    const [price, amount, minutes, active, due, empty] = describeChanges(
+      entry('update', {
+        unitPriceCents: [1250, 1999],
+        amountCents: [0, 250_000],
+        minutes: [30, 90],
+        isActive: [true, false],
+        dueAt: [null, '2026-12-01'],
+        reference: ['', 'PO-7'],
+      }),
+    );
+    expect(price).toMatchObject({ label: 'Unit price', before: formatCents(1250), after: formatCents(1999) });
+    expect(amount).toMatchObject({ label: 'Amount', before: formatCents(0), after: formatCents(250_000) });
+    expect(minutes).toMatchObject({ label: 'Time', before: '30 min', after: '1 h 30 min' });
+    expect(active).toMatchObject({ label: 'Status', before: 'Active', after: 'Inactive' });
+    expect(due).toMatchObject({ label: 'Due date', kind: 'changed', before: '—', after: formatDate('2026-12-01T00:00:00') });
+    expect(empty).toMatchObject({ label: 'Reference', before: '—', after: 'PO-7' });
+  });
+
+  it("a record's first values (create, comment, time) read as set, not as a change from nothing", () => {
+    expect(describeChanges(entry('create', { title: [null, 'Printer on fire'], status: [null, 'open'] }))).toEqual([
+      { field: 'title', label: 'Title', kind: 'set', before: '—', after: 'Printer on fire' },
+      { field: 'status', label: 'Status', kind: 'set', before: '—', after: 'Open' },
+    ]);
+    expect(describeChanges(entry('comment', { body: [null, 'Looking into it'] }))[0]).toMatchObject({ label: 'Comment', kind: 'set', after: 'Looking into it' });
+  });
+
+  it("a deleted record's entry shows the values it had", () => {
+    expect(describeChanges(entry('delete', { name: ['Acme', null], isActive: [true, null] }))).toEqual([
+      { field: 'name', label: 'Name', kind: 'set', before: '', after: 'Acme' },
+      { field: 'isActive', label: 'Status', kind: 'set', before: '', after: 'Active' },
+    ]);
+  });
+
+  it("leaves a new record's empty fields out, but keeps a change to empty", () => {
+    expect(describeChanges(entry('create', { title: [null, 'T'], description: [null, ''] })).map((change) => change.label)).toEqual(['Title']);
+    expect(describeChanges(entry('update', { description: ['Old words', ''] }))[0]).toMatchObject({ before: 'Old words', after: '—' });
+  });
+
+  it('keeps free text as typed: a title that looks like a status word is not reworded', () => {
+    expect(describeChanges(entry('update', { title: ['open', 'in_progress'] }))[0]).toMatchObject({ before: 'open', after: 'in_progress' });
+  });
+
+  it('names related records through the formats a page passes, and by number otherwise', () => {
+    const companies: Record<string, string> = { '3': 'Acme', '5': 'Globex' };
+    const formats = { companyId: (value: unknown) => companies[String(value)] };
+    expect(describeChanges(entry('update', { companyId: [3, 5] }), formats)[0]).toMatchObject({ label: 'Company', before: 'Acme', after: 'Globex' });
+    expect(describeChanges(entry('update', { companyId: [3, 9] }), formats)[0]).toMatchObject({ before: 'Acme', after: '#9' });
+    expect(describeChanges(entry('update', { assigneeId: [7, null] }))[0]).toMatchObject({ label: 'Assignee', before: '#7', after: '—' });
+  });
+
+  it('spells out fields it does not know yet and shows odd values as JSON', () => {
+    expect(fieldLabel('billingContactEmail')).toBe('Billing contact email');
+    expect(fieldLabel('last_seen')).toBe('Last seen');
+    expect(formatValue('tags', ['a', 'b'])).toBe('["a","b"]');
+    expect(formatValue('issuedAt', '2026-11-23T10:00:00.000Z')).toBe(formatDateTime('2026-11-23T10:00:00.000Z'));
+    expect(formatValue('period', '2026-02')).toMatch(/2026/);
+    expect(formatValue('billable', false)).toBe('No');
+  });
+
+  it('an entry with no changes (a sign-in) has no lines', () => {
+    expect(describeChanges(entry('login', {}))).toEqual([]);
+  });
+
+  it('names the actor, or says who is unknown', () => {
+    expect(actorOf({ actorId: 2, actorName: 'Ben Banda' })).toBe('Ben Banda');
+    expect(actorOf({ actorId: 2, actorName: null })).toBe('User #2');
+    expect(actorOf({ actorId: null, actorName: null })).toBe('Someone unknown');
+  });
+});
+
+describe('ChangeList', () => {
+  afterEach(cleanup);
+  const show = (changes: AuditEntry['changes'], action: AuditEntry['action'] = 'update') =>
+    render(
+      <MantineProvider>
+        <ChangeList entry={{ action, changes }} />
+      </MantineProvider>,
+    );
+
+  it('shows each field as before → after, and says "changed to" to screen readers', () => {
+    show({ status: ['open', 'resolved'] });
+    const item = screen.getByRole('listitem');
+    expect(item).toHaveTextContent('Status: Open → changed to Resolved');
+    expect(item.querySelector('[aria-hidden="true"]')).toHaveTextContent('→');
+  });
+
+  it('shows a password as changed with no arrow and no values', () => {
+    show({ password: [null, null] }, 'password');
+    expect(screen.getByRole('listitem')).toHaveTextContent(/^Password: changed$/);
+  });
+
+  it('renders nothing for an entry without changes', () => {
+    const { container } = show({}, 'login');
+    expect(container.querySelector('ul')).toBeNull();
+  });
+});
