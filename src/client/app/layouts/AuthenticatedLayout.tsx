@@ -1,10 +1,12 @@
 import '@mantine/core/styles.css';
+import classes from './authenticated-layout.module.css';
 import { AppShell, Burger, Group, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link, Navigate, Outlet, useLocation } from 'react-router-dom';
 import { SettingsDialog } from '../../features/settings/SettingsDialog';
 import { useAuth } from '../../lib/auth-store';
 import { SideNav } from './SideNav';
+import { MAIN_ID, SkipLink } from './SkipLink';
 import { UserMenu } from './UserMenu';
 
 /** Guarded pages inside the app shell; without a token, off to /login with the wanted address. */
@@ -24,6 +26,7 @@ export function AuthenticatedLayout() {
       navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !navOpen } }}
       padding="md"
     >
+      <SkipLink />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
@@ -38,7 +41,8 @@ export function AuthenticatedLayout() {
       <AppShell.Navbar p="xs">
         <SideNav onNavigate={close} />
       </AppShell.Navbar>
-      <AppShell.Main>
+      {/* tabIndex -1: the skip link and the route announcer focus it; Tab never stops here. */}
+      <AppShell.Main id={MAIN_ID} tabIndex={-1} className={classes.main}>
         <Outlet />
       </AppShell.Main>
       <SettingsDialog />

@@ -1,6 +1,7 @@
 import '@mantine/charts/styles.css';
 import { BarChart, LineChart } from '@mantine/charts';
 import { Alert, Button, Group, Paper, Select, SimpleGrid, Skeleton, Table, Text, TextInput, Title } from '@mantine/core';
+import { useReducedMotion } from '@mantine/hooks';
 import { useState } from 'react';
 import { toCsv } from '../../../shared/csv';
 import { TICKET_REPORT_GROUPS, type TicketReportGroup } from '../../../shared/schemas/reports';
@@ -23,6 +24,7 @@ export function TicketReportPage() {
   const [groupBy, setGroupBy] = useState<TicketReportGroup>('status');
   const valid = /^\d{4}-\d{2}-\d{2}$/.test(range.from) && /^\d{4}-\d{2}-\d{2}$/.test(range.to) && range.from <= range.to;
   const { data, error, mutate } = useTicketReport(valid ? { ...range, groupBy } : null);
+  const animate = !useReducedMotion();
 
   const groups = data?.groups.map((g) => ({ ...g, label: groupName(groupBy, g.label) }));
 
@@ -68,18 +70,45 @@ export function TicketReportPage() {
               ]}
               withLegend
               withDots={false}
+              lineProps={{ isAnimationActive: animate }}
               data-testid="ticket-report-chart"
             />
           ) : (
             <Skeleton height={240} />
           )}
+          {data ? (
+            // The chart's figures as text, for screen readers and for reading exact values.
+            <details>
+              <summary>Show as a table</summary>
+              <Table.ScrollContainer minWidth={0} type="native" mah={240}>
+                <Table aria-label={`Opened and resolved per ${data.bucket}`} striped>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Period</Table.Th>
+                      <Table.Th ta="right">Opened</Table.Th>
+                      <Table.Th ta="right">Resolved</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {data.series.map((point) => (
+                      <Table.Tr key={point.bucket}>
+                        <Table.Td>{point.bucket}</Table.Td>
+                        <Table.Td ta="right">{point.opened.toLocaleString()}</Table.Td>
+                        <Table.Td ta="right">{point.resolved.toLocaleString()}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            </details>
+          ) : null}
         </Paper>
         <Paper withBorder p="md">
           <Title order={2} size="h5" mb="sm">
             By {GROUP_LABELS[groupBy].toLowerCase()}
           </Title>
           {groups ? (
-            <BarChart h={240} data={groups.slice(0, 12)} dataKey="label" series={[{ name: 'count', label: 'Tickets', color: 'violet.6' }]} orientation="vertical" yAxisProps={{ width: 120 }} />
+            <BarChart h={240} data={groups.slice(0, 12)} dataKey="label" series={[{ name: 'count', label: 'Tickets', color: 'violet.6' }]} orientation="vertical" yAxisProps={{ width: 120 }} barProps={{ isAnimationActive: animate }} />
           ) : (
             <Skeleton height={240} />
           )}

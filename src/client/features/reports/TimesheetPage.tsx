@@ -1,5 +1,6 @@
 import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
+import { useReducedMotion } from '@mantine/hooks';
 import { ActionIcon, Alert, Button, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Table, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { toCsv } from '../../../shared/csv';
@@ -18,6 +19,7 @@ export function TimesheetPage() {
   const [mode, setMode] = useState<RangeMode>('week');
   const [range, setRange] = useState(() => rangeAround('week', today()));
   const { data, error, mutate } = useTimesheet(range);
+  const animate = !useReducedMotion();
   const days = useMemo(() => daysBetween(range.from, range.to), [range]);
   const cell = useMemo(() => new Map((data?.cells ?? []).map((c) => [`${c.userId}:${c.workDate}`, c])), [data]);
 
@@ -86,6 +88,7 @@ export function TimesheetPage() {
               { name: 'other', label: 'Non-billable hours', color: 'gray.5' },
             ]}
             withLegend
+            barProps={{ isAnimationActive: animate }}
             data-testid="timesheet-chart"
           />
         ) : (
@@ -94,7 +97,8 @@ export function TimesheetPage() {
       </Paper>
       {data && data.users.length === 0 ? <Text c="dimmed">No time logged in this {mode}.</Text> : null}
       {data && data.users.length > 0 ? (
-        <Table.ScrollContainer minWidth={600}>
+        // A phone scrolls the table sideways; the scrolling box takes focus so arrow keys can too.
+        <Table.ScrollContainer minWidth={600} type="native" tabIndex={0} role="region" aria-label="Hours per person per day, scrolls sideways">
           <Table striped aria-label="Hours per person per day" withColumnBorders>
             <Table.Thead>
               <Table.Tr>
@@ -134,7 +138,7 @@ export function TimesheetPage() {
                   const total = data.days.find((d) => d.workDate === day);
                   return (
                     <Table.Th key={day} ta="right">
-                      {total ? hours(total.minutes) : ''}
+                      {hours(total?.minutes ?? 0)}
                     </Table.Th>
                   );
                 })}
