@@ -83,6 +83,6 @@ export const theme = createTheme({
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close panel' } } }),
     Pagination: Pagination.extend({ defaultProps: { getControlProps: (control) => ({ 'aria-label': CONTROL_LABELS[control] }) } }),
-    Input: { classNames: { wrapper: classes.inputWrapper } },
+    Input: { classNames: { wrapper: classes.inputWrapper, input: classes.input } },
   },
 });
