@@ -25,6 +25,7 @@ export function TicketReportPage() {
   const valid = /^\d{4}-\d{2}-\d{2}$/.test(range.from) && /^\d{4}-\d{2}-\d{2}$/.test(range.to) && range.from <= range.to;
   const { data, error, mutate } = useTicketReport(valid ? { ...range, groupBy } : null);
   const animate = !useReducedMotion();
+  const loading = valid && !data && !error;
 
   const groups = data?.groups.map((g) => ({ ...g, label: groupName(groupBy, g.label) }));
 
@@ -49,12 +50,12 @@ export function TicketReportPage() {
           {error.message} <Button size="xs" variant="white" onClick={() => mutate()}>Try again</Button>
         </Alert>
       ) : null}
-      <SimpleGrid cols={{ base: 1, xs: 3 }} mb="md">
+      <SimpleGrid cols={{ base: 1, xs: 3 }} mb="md" aria-busy={loading}>
         <StatCard label="Opened" value={data ? data.totals.opened.toLocaleString() : '…'} />
         <StatCard label="Resolved" value={data ? data.totals.resolved.toLocaleString() : '…'} />
         <StatCard label="Median time to resolve" value={data ? (data.medianResolveHours === null ? '—' : `${data.medianResolveHours} h`) : '…'} />
       </SimpleGrid>
-      <SimpleGrid cols={{ base: 1, md: 2 }} mb="md">
+      <SimpleGrid cols={{ base: 1, md: 2 }} mb="md" aria-busy={loading}>
         <Paper withBorder p="md">
           <Title order={2} size="h5" mb="sm">
             Opened vs resolved per {data?.bucket ?? 'day'}

@@ -20,6 +20,7 @@ export function TimesheetPage() {
   const [range, setRange] = useState(() => rangeAround('week', today()));
   const { data, error, mutate } = useTimesheet(range);
   const animate = !useReducedMotion();
+  const loading = !data && !error;
   const days = useMemo(() => daysBetween(range.from, range.to), [range]);
   const cell = useMemo(() => new Map((data?.cells ?? []).map((c) => [`${c.userId}:${c.workDate}`, c])), [data]);
 
@@ -71,12 +72,12 @@ export function TimesheetPage() {
           {error.message} <Button size="xs" variant="white" onClick={() => mutate()}>Try again</Button>
         </Alert>
       ) : null}
-      <SimpleGrid cols={{ base: 1, xs: 3 }} mb="md">
+      <SimpleGrid cols={{ base: 1, xs: 3 }} mb="md" aria-busy={loading}>
         <StatCard label="Total hours" value={data ? hours(data.totals.minutes) : '…'} />
         <StatCard label="Billable hours" value={data ? hours(data.totals.billableMinutes) : '…'} />
         <StatCard label="People" value={data ? data.users.length : '…'} />
       </SimpleGrid>
-      <Paper withBorder p="md" mb="md">
+      <Paper withBorder p="md" mb="md" aria-busy={loading}>
         {data ? (
           <BarChart
             h={220}
