@@ -1,8 +1,5 @@
 import {
   DEFAULT_THEME,
-  Drawer,
-  Modal,
-  Pagination,
   createTheme,
   darken,
   lighten,
@@ -66,6 +63,9 @@ export const cssVariablesResolver: CSSVariablesResolver = () => {
 
 const CONTROL_LABELS = { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' } as const;
 
+// Plain objects, not `Modal.extend()`: the theme is in the sign-in page's bundle, and `.extend`
+// would pull the components themselves into it.
+
 export const theme = createTheme({
   primaryColor: 'blue',
   // Filled buttons, links and outlines in blue.8: white on blue.6 is 3.6:1, on blue.8 5.1:1.
@@ -80,9 +80,9 @@ export const theme = createTheme({
     // A dialog's header is not the page's banner: Mantine renders it as <header>.
     ModalHeader: { defaultProps: { component: 'div' } },
     DrawerHeader: { defaultProps: { component: 'div' } },
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
-    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close panel' } } }),
-    Pagination: Pagination.extend({ defaultProps: { getControlProps: (control) => ({ 'aria-label': CONTROL_LABELS[control] }) } }),
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
+    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close panel' } } },
+    Pagination: { defaultProps: { getControlProps: (control: keyof typeof CONTROL_LABELS) => ({ 'aria-label': CONTROL_LABELS[control] }) } },
     Input: { classNames: { wrapper: classes.inputWrapper, input: classes.input } },
   },
 });
