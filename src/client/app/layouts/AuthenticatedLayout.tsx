@@ -1,5 +1,4 @@
 import '@mantine/core/styles.css';
-import classes from './authenticated-layout.module.css';
 import { AppShell, Burger, Group, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link, Navigate, Outlet, useLocation } from 'react-router-dom';
@@ -8,6 +7,7 @@ import { useAuth } from '../../lib/auth-store';
 import { SideNav } from './SideNav';
 import { MAIN_ID, SkipLink } from './SkipLink';
 import { UserMenu } from './UserMenu';
+import classes from './authenticated-layout.module.css';
 
 /** Guarded pages inside the app shell; without a token, off to /login with the wanted address. */
 export function AuthenticatedLayout() {
