@@ -5,13 +5,13 @@ import { DEFAULT_THEME, THEME_STORAGE_KEY } from '../../shared/constants';
 import { Toasts } from '../lib/toast/Toasts';
 import { router } from './router';
 import { swrConfig } from './swr-config';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: THEME_STORAGE_KEY });
 
 export function App() {
   return (
-    <MantineProvider theme={theme} defaultColorScheme={DEFAULT_THEME} colorSchemeManager={colorSchemeManager}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme={DEFAULT_THEME} colorSchemeManager={colorSchemeManager}>
       <SWRConfig value={swrConfig}>
         <RouterProvider router={router} />
         <Toasts />

@@ -1,6 +1,7 @@
 import { Button, Center, Code, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { isRouteErrorResponse, useRouteError } from 'react-router-dom';
+import { usePageTitle } from '../lib/page-title';
 import { NotFound } from './NotFound';
 
 const describe = (error: unknown) => {
@@ -13,12 +14,16 @@ const describe = (error: unknown) => {
 export function ErrorScreen() {
   const error = useRouteError();
   const [open, setOpen] = useState(false);
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  usePageTitle(notFound ? 'Not Found' : 'Something went wrong');
+  if (notFound) return <NotFound />;
 
   return (
     <Center mih="60dvh" p="md">
       <Stack align="center" maw={720} w="100%">
-        <Title order={1}>Something went wrong!</Title>
+        <Title order={1} tabIndex={-1}>
+          Something went wrong!
+        </Title>
         <Text c="dimmed">Try again, or reload the page.</Text>
         <Button variant="light" onClick={() => setOpen((value) => !value)} aria-expanded={open}>
           {open ? 'Hide Error' : 'Show Error'}

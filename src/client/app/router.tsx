@@ -34,7 +34,11 @@ export const routes: RouteObject[] = [
   {
     id: 'root',
     element: <RootLayout />,
-    errorElement: <ErrorScreen />,
+    errorElement: (
+      <PublicLayout>
+        <ErrorScreen />
+      </PublicLayout>
+    ),
     hydrateFallbackElement: <PageLoader />,
     children: [
       { index: true, element: <Navigate to="/dashboard" replace /> },
@@ -44,7 +48,14 @@ export const routes: RouteObject[] = [
         lazy: pages.authenticatedLayout.lazy,
         children: [{ errorElement: <ErrorScreen />, children: guardedPages }],
       },
-      { path: '*', element: <NotFound /> },
+      {
+        path: '*',
+        element: (
+          <PublicLayout>
+            <NotFound />
+          </PublicLayout>
+        ),
+      },
     ],
   },
 ];

@@ -7,7 +7,9 @@ import { useAuth } from '../../lib/auth-store';
 import { SearchLauncher } from './SearchLauncher';
 import { useStoredRole } from '../../lib/use-stored-role';
 import { SideNav } from './SideNav';
+import { MAIN_ID, SkipLink } from './SkipLink';
 import { UserMenu } from './UserMenu';
+import classes from './authenticated-layout.module.css';
 
 /** Guarded pages inside the app shell; without a token, off to /login with the wanted address. */
 export function AuthenticatedLayout() {
@@ -27,6 +29,7 @@ export function AuthenticatedLayout() {
       navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !navOpen } }}
       padding="md"
     >
+      <SkipLink />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
@@ -44,7 +47,8 @@ export function AuthenticatedLayout() {
       <AppShell.Navbar p="xs">
         <SideNav onNavigate={close} />
       </AppShell.Navbar>
-      <AppShell.Main>
+      {/* tabIndex -1: the skip link and the route announcer focus it; Tab never stops here. */}
+      <AppShell.Main id={MAIN_ID} tabIndex={-1} className={classes.main}>
         <Outlet />
       </AppShell.Main>
       <SettingsDialog />

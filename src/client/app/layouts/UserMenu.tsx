@@ -1,4 +1,4 @@
-import { Avatar, Button, Menu, SegmentedControl, Stack, Text, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
+import { Avatar, Button, Menu, SegmentedControl, Stack, Text, VisuallyHidden, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../lib/auth-store';
 import { signOutEverywhere } from '../../lib/sign-out';
@@ -22,10 +22,21 @@ export function UserMenu() {
   return (
     <Menu position="bottom-end" width={240} shadow="md">
       <Menu.Target>
-        <Button variant="subtle" color="gray" leftSection={<Avatar size="sm" color="blue">{initials}</Avatar>} aria-label="Account menu">
+        <Button
+          variant="subtle"
+          color="gray"
+          // The initials repeat the name beside them: decoration, not part of the button's name.
+          leftSection={
+            <Avatar size="sm" color="blue" aria-hidden>
+              {initials}
+            </Avatar>
+          }
+        >
+          {/* The name comes from the text, so it always holds what is visible (WCAG 2.5.3). */}
           <Text size="sm" fw={500} visibleFrom="xs" data-testid="user-name">
             {name}
           </Text>
+          <VisuallyHidden>Account menu</VisuallyHidden>
         </Button>
       </Menu.Target>
       <Menu.Dropdown>

@@ -7,6 +7,7 @@ import { loginSchema, type LoginPayload } from '../../../shared/schemas/auth';
 import { ApiError } from '../../lib/api';
 import { signIn } from '../../lib/auth-store';
 import { PasswordField, TextField } from '../../lib/form/fields';
+import { usePageTitle } from '../../lib/page-title';
 import { validateWith } from '../../lib/form/validate';
 import { notify } from '../../lib/toast/notify';
 import { login } from './api';
@@ -17,6 +18,7 @@ const validate = validateWith(loginSchema);
 export function LoginPage() {
   const navigate = useNavigate();
   const [search] = useSearchParams();
+  usePageTitle('Sign in');
 
   const submit = async (values: LoginPayload) => {
     const destination = safeRedirect(search.get('redirect'));
@@ -46,7 +48,7 @@ export function LoginPage() {
             <form onSubmit={handleSubmit} noValidate>
               <Stack>
                 <div>
-                  <Title order={1} size="h2">
+                  <Title order={1} size="h2" tabIndex={-1}>
                     Sign in
                   </Title>
                   <Text c="dimmed" size="sm">

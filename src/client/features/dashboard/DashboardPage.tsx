@@ -11,6 +11,8 @@ import { OpenedVsResolvedChart } from './OpenedVsResolvedChart';
 export function DashboardPage() {
   const { user } = useAuth();
   const { data, error, mutate } = useDashboard();
+  // The figures' regions tell assistive tech they are still loading.
+  const loading = !data && !error;
   const value = <T,>(pick: (d: NonNullable<typeof data>) => T) => (data ? pick(data) : <Skeleton height={24} width={60} />);
 
   return (
@@ -18,10 +20,13 @@ export function DashboardPage() {
       <PageTitle title="Dashboard" description={user ? `Welcome back, ${user.firstName}.` : undefined} />
       {error ? (
         <Alert color="red" title="Could not load the dashboard" mb="md">
-          {error.message} <Anchor onClick={() => mutate()}>Try again</Anchor>
+          {error.message}{' '}
+          <Anchor component="button" type="button" onClick={() => mutate()}>
+            Try again
+          </Anchor>
         </Alert>
       ) : null}
-      <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} mb="lg">
+      <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} mb="lg" aria-busy={loading}>
         <StatCard label="Open tickets" value={value((d) => d.openTickets.toLocaleString())} />
         <StatCard label="My open tickets" value={value((d) => d.myOpenTickets.toLocaleString())} />
         <StatCard label="Overdue" value={value((d) => d.overdue.toLocaleString())} />
@@ -29,7 +34,7 @@ export function DashboardPage() {
         <StatCard label="Hours this week" value={value((d) => formatMinutes(d.minutesThisWeek))} />
         <StatCard label="Unbilled" value={value((d) => formatCents(d.unbilledCents))} />
       </SimpleGrid>
-      <SimpleGrid cols={{ base: 1, md: 2 }}>
+      <SimpleGrid cols={{ base: 1, md: 2 }} aria-busy={loading}>
         <Paper withBorder p="md">
           <Title order={2} size="h4" mb="sm">
             Opened vs resolved, last 30 days

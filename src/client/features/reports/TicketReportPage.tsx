@@ -1,6 +1,7 @@
 import '@mantine/charts/styles.css';
 import { BarChart, LineChart } from '@mantine/charts';
 import { Alert, Button, Group, Paper, Select, SimpleGrid, Skeleton, Table, Text, TextInput, Title } from '@mantine/core';
+import { useReducedMotion } from '@mantine/hooks';
 import { useMemo, useState } from 'react';
 import { toCsv } from '../../../shared/csv';
 import { TICKET_REPORT_GROUPS, ticketReportQuerySchema, type TicketReportGroup } from '../../../shared/schemas/reports';
@@ -46,6 +47,8 @@ export function TicketReportPage() {
   const [groupBy, setGroupBy] = useState<TicketReportGroup>('status');
   const range = shown;
   const { data, error, mutate } = useTicketReport({ ...range, groupBy });
+  const animate = !useReducedMotion();
+  const loading = !data && !error;
 
   const edit = (changes: Partial<typeof draft>) => {
     const next = { ...draft, ...changes };
@@ -76,12 +79,12 @@ export function TicketReportPage() {
           {error.message} <Button size="xs" variant="white" onClick={() => mutate()}>Try again</Button>
         </Alert>
       ) : null}
-      <SimpleGrid cols={{ base: 1, xs: 3 }} mb="md">
+      <SimpleGrid cols={{ base: 1, xs: 3 }} mb="md" aria-busy={loading}>
         <StatCard label="Opened" value={data ? data.totals.opened.toLocaleString() : '…'} />
         <StatCard label="Resolved" value={data ? data.totals.resolved.toLocaleString() : '…'} />
         <StatCard label="Median time to resolve" value={data ? (data.medianResolveHours === null ? '—' : `${data.medianResolveHours} h`) : '…'} />
       </SimpleGrid>
-      <SimpleGrid cols={{ base: 1, md: 2 }} mb="md">
+      <SimpleGrid cols={{ base: 1, md: 2 }} mb="md" aria-busy={loading}>
         <Paper withBorder p="md">
           <Title order={2} size="h5" mb="sm">
             Opened vs resolved per {data?.bucket ?? 'day'}
@@ -97,18 +100,45 @@ export function TicketReportPage() {
               ]}
               withLegend
               withDots={false}
+              lineProps={{ isAnimationActive: animate }}
               data-testid="ticket-report-chart"
             />
           ) : (
             <Skeleton height={240} />
           )}
+          {data ? (
+            // The chart's figures as text, for screen readers and for reading exact values.
+            <details>
+              <summary>Show as a table</summary>
+              <Table.ScrollContainer minWidth={0} type="native" mah={240}>
+                <Table aria-label={`Opened and resolved per ${data.bucket}`} striped>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Period</Table.Th>
+                      <Table.Th ta="right">Opened</Table.Th>
+                      <Table.Th ta="right">Resolved</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {data.series.map((point) => (
+                      <Table.Tr key={point.bucket}>
+                        <Table.Td>{point.bucket}</Table.Td>
+                        <Table.Td ta="right">{point.opened.toLocaleString()}</Table.Td>
+                        <Table.Td ta="right">{point.resolved.toLocaleString()}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            </details>
+          ) : null}
         </Paper>
         <Paper withBorder p="md">
           <Title order={2} size="h5" mb="sm">
             By {GROUP_LABELS[groupBy].toLowerCase()}
           </Title>
           {groups ? (
-            <BarChart h={240} data={groups.slice(0, 12)} dataKey="label" series={[{ name: 'count', label: 'Tickets', color: 'violet.6' }]} orientation="vertical" yAxisProps={{ width: 120 }} />
+            <BarChart h={240} data={groups.slice(0, 12)} dataKey="label" series={[{ name: 'count', label: 'Tickets', color: 'violet.6' }]} orientation="vertical" yAxisProps={{ width: 120 }} barProps={{ isAnimationActive: animate }} />
           ) : (
             <Skeleton height={240} />
           )}

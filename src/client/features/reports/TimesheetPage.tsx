@@ -1,5 +1,6 @@
 import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
+import { useReducedMotion } from '@mantine/hooks';
 import { ActionIcon, Alert, Button, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { toCsv, type CsvDecimal } from '../../../shared/csv';
@@ -21,6 +22,8 @@ export function TimesheetPage() {
   const range = useMemo(() => rangeAround(mode, from ?? today()), [mode, from]);
   const show = (next: { from: string }, view: RangeMode = mode) => setSearch({ view: view === 'week' ? undefined : view, from: next.from });
   const { data, error, mutate } = useTimesheet(range);
+  const animate = !useReducedMotion();
+  const loading = !data && !error;
   const days = useMemo(() => daysBetween(range.from, range.to), [range]);
   const cell = useMemo(() => new Map((data?.cells ?? []).map((c) => [`${c.userId}:${c.workDate}`, c])), [data]);
 
@@ -71,12 +74,12 @@ export function TimesheetPage() {
           {error.message} <Button size="xs" variant="white" onClick={() => mutate()}>Try again</Button>
         </Alert>
       ) : null}
-      <SimpleGrid cols={{ base: 1, xs: 3 }} mb="md">
+      <SimpleGrid cols={{ base: 1, xs: 3 }} mb="md" aria-busy={loading}>
         <StatCard label="Total hours" value={data ? hours(data.totals.minutes) : '…'} />
         <StatCard label="Billable hours" value={data ? hours(data.totals.billableMinutes) : '…'} />
         <StatCard label="People" value={data ? data.users.length : '…'} />
       </SimpleGrid>
-      <Paper withBorder p="md" mb="md">
+      <Paper withBorder p="md" mb="md" aria-busy={loading}>
         {data ? (
           <BarChart
             h={220}
@@ -88,6 +91,7 @@ export function TimesheetPage() {
               { name: 'other', label: 'Non-billable hours', color: 'gray.5' },
             ]}
             withLegend
+            barProps={{ isAnimationActive: animate }}
             data-testid="timesheet-chart"
           />
         ) : (
@@ -96,7 +100,8 @@ export function TimesheetPage() {
       </Paper>
       {data && data.users.length === 0 ? <Text c="dimmed">No time logged in this {mode}.</Text> : null}
       {data && data.users.length > 0 ? (
-        <Table.ScrollContainer minWidth={600}>
+        // A phone scrolls the table sideways; the scrolling box takes focus so arrow keys can too.
+        <Table.ScrollContainer minWidth={600} type="native" tabIndex={0} role="region" aria-label="Hours per person per day, scrolls sideways">
           <Table striped aria-label="Hours per person per day" withColumnBorders>
             <Table.Thead>
               <Table.Tr>
@@ -136,7 +141,7 @@ export function TimesheetPage() {
                   const total = data.days.find((d) => d.workDate === day);
                   return (
                     <Table.Th key={day} ta="right">
-                      {total ? hours(total.minutes) : ''}
+                      {hours(total?.minutes ?? 0)}
                     </Table.Th>
                   );
                 })}

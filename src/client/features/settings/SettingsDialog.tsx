@@ -4,6 +4,7 @@ import type { SettingsTab } from '../../../shared/constants';
 import { DatabaseTab } from './DatabaseTab';
 import { ProfileTab } from './ProfileTab';
 import { SecurityTab } from './SecurityTab';
+import { closeOnEscapeInside } from '../../lib/ui/escape';
 import { useSettingsSearch } from './search';
 import classes from './settings.module.css';
 
@@ -28,11 +29,13 @@ function Panel({ tab }: { tab: SettingsTab }) {
 export function SettingsDialog() {
   const [{ settings, tab = 'profile' }, setSearch] = useSettingsSearch();
   const mobile = useMediaQuery('(max-width: 48em)') ?? false;
+  const close = () => setSearch({ settings: undefined, tab: undefined });
 
   return (
     <Modal
       opened={settings === true}
-      onClose={() => setSearch({ settings: undefined, tab: undefined })}
+      onClose={close}
+      {...closeOnEscapeInside(close)}
       fullScreen={mobile}
       size="60vw"
       classNames={{ content: classes.content, body: classes.body }}

@@ -34,7 +34,11 @@ export function TextField({ name, ...props }: Named<TextInputProps>) {
 export function PasswordField({ name, ...props }: Named<PasswordInputProps>) {
   return (
     <Field<string> name={name}>
-      {({ input, meta }) => <PasswordInput {...props} {...input} value={input.value ?? ''} error={errorOf(meta)} />}
+      {({ input, meta }) => {
+        const error = errorOf(meta);
+        // Mantine marks a password field's error with data-invalid only; assistive tech reads aria-invalid.
+        return <PasswordInput {...props} {...input} value={input.value ?? ''} error={error} aria-invalid={error ? true : undefined} />;
+      }}
     </Field>
   );
 }

@@ -1,0 +1,235 @@
+/**
+ * WCAG 2.2 AA, checked by axe-core in Chromium on every view of the app, in both themes, at
+ * desktop and phone width (DESIGN.md §9). A view is an address plus, for the states an address
+ * cannot reach (a failed sign-in, a dialog opened by a button, the error screen), the steps that
+ * lead there. Add a page by adding a row to VIEWS.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { THEME_STORAGE_KEY } from '../../src/shared/constants';
+import { INVOICE_SOURCES } from '../../src/shared/schemas/invoices';
+import type { Page as ListPage } from '../../src/shared/types';
+import { AUTH_KEY, LOGIN_API, baseUrl, fillLogin, launch } from './browser';
+import { POLL, adminApi, adminSession } from './pages';
+
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+
+const THEMES = ['light', 'dark'] as const;
+const WIDTHS = [
+  { name: 'desktop', viewport: { width: 1366, height: 800 } },
+  { name: 'phone', viewport: { width: 390, height: 844 } },
+] as const;
+
+/** The first record of each kind in the demo data, for the views with a record open. */
+interface Ids {
+  user: number;
+  ticket: number;
+  company: number;
+  category: number;
+  statement: number;
+  line: Record<(typeof INVOICE_SOURCES)[number], number>;
+}
+
+interface View {
+  name: string;
+  /** The address, or a function of the demo records' ids. */
+  path: string | ((ids: Ids) => string);
+  /** Signed-out views run in a context with no token. */
+  signedOut?: boolean;
+  /** Steps before the page loads (answers the page's requests will get). */
+  before?: (page: Page) => Promise<void>;
+  /** Steps after the page has loaded, for states no address reaches. */
+  act?: (page: Page) => Promise<void>;
+}
+
+const firstId = async (path: string) => {
+  const page = await adminApi<ListPage<{ id: number }>>(path);
+  const first = page.items[0];
+  if (!first) throw new Error(`${path} has no records to open`);
+  return first.id;
+};
+
+const failSignIn = async (page: Page) => {
+  // Answered here: real failed sign-ins count against the address's rate limit.
+  await page.route(LOGIN_API, (route) => route.fulfill({ status: 401, contentType: 'application/json', body: '{"message":"Invalid credentials"}' }));
+  await fillLogin(page, { email: 'nobody@example.com', password: 'wrong-password' });
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.locator('[data-toast-id]').first().waitFor();
+  // The field errors of the same failed attempt: the password cleared and left.
+  const password = page.getByLabel('Password', { exact: true });
+  await password.fill('');
+  await password.press('Shift+Tab');
+  await page.locator('[aria-invalid="true"]').first().waitFor();
+};
+
+const VIEWS: View[] = [
+  { name: 'login', path: '/login/', signedOut: true },
+  {
+    name: 'login, empty submit',
+    path: '/login/',
+    signedOut: true,
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Login' }).click();
+      await page.locator('[aria-invalid="true"]').first().waitFor();
+    },
+  },
+  { name: 'login, failed sign-in', path: '/login/', signedOut: true, act: failSignIn },
+  { name: 'not found', path: '/no/such/page' },
+  {
+    name: 'error screen',
+    path: '/users/',
+    // The page's code fails to load twice (the app reloads once): the error screen.
+    before: async (page) => {
+      await page.route('**/assets/UsersPage-*.js', (route) => route.abort());
+    },
+    act: async (page) => {
+      await page.getByRole('heading', { name: 'Something went wrong!', level: 1 }).waitFor();
+    },
+  },
+  { name: 'dashboard', path: '/dashboard/' },
+  { name: 'users', path: '/users/' },
+  { name: 'user', path: ({ user }) => `/users/?id=${user}` },
+  { name: 'user, edit', path: ({ user }) => `/users/?id=${user}&component=edit` },
+  { name: 'user, create', path: '/users/?component=create' },
+  { name: 'tickets', path: '/tickets/' },
+  { name: 'ticket', path: ({ ticket }) => `/tickets/?id=${ticket}` },
+  {
+    name: 'ticket, create',
+    path: '/tickets/',
+    act: async (page) => {
+      await page.getByRole('button', { name: 'New ticket' }).click();
+      await page.getByRole('dialog', { name: 'New ticket' }).waitFor();
+    },
+  },
+  { name: 'ticket categories', path: '/lookups/ticket-categories/' },
+  { name: 'ticket category', path: ({ category }) => `/lookups/ticket-categories/?id=${category}` },
+  { name: 'companies', path: '/lookups/companies/' },
+  { name: 'company', path: ({ company }) => `/lookups/companies/?id=${company}` },
+  { name: 'autofi', path: '/invoices/autofi/' },
+  { name: 'autofi line', path: ({ line }) => `/invoices/autofi/?lineId=${line.autofi}` },
+  { name: '3dtracking', path: '/invoices/3dtracking/' },
+  { name: '3dtracking line', path: ({ line }) => `/invoices/3dtracking/?lineId=${line['3dtracking']}` },
+  { name: 'gifs', path: '/invoices/gifs' },
+  { name: 'gifs statements', path: '/invoices/gifs/statement' },
+  { name: 'gifs statement', path: ({ statement }) => `/invoices/gifs/statement?statementId=${statement}` },
+  { name: 'gifs sla', path: '/invoices/gifs/sla' },
+  { name: 'gifs sla line', path: ({ line }) => `/invoices/gifs/sla?lineId=${line['gifs-sla']}` },
+  { name: 'gifs azure', path: '/invoices/gifs/azure' },
+  { name: 'gifs azure line', path: ({ line }) => `/invoices/gifs/azure?lineId=${line['gifs-azure']}` },
+  { name: 'timesheet', path: '/reports/timesheet/' },
+  { name: 'ticket report', path: '/reports/ticket-report/' },
+  { name: 'settings, profile', path: '/dashboard/?settings=true&tab=profile' },
+  { name: 'settings, security', path: '/dashboard/?settings=true&tab=security' },
+  { name: 'settings, database', path: '/dashboard/?settings=true&tab=database' },
+  { name: 'audit log', path: '/audit/' },
+];
+
+/** Anything still loading: a busy region, skeletons, spinners, the route progress bar. */
+const LOADING = '[aria-busy="true"], [data-testid="skeleton-row"], .mantine-Skeleton-root, .mantine-Loader-root, [role="progressbar"]';
+
+/** Waits until the view's h1 shows and nothing on the page is loading any more. */
+const settled = async (page: Page) => {
+  await page.locator('h1').first().waitFor();
+  await expect.poll(() => page.locator(LOADING).count(), POLL).toBe(0);
+};
+
+const describeViolations = (violations: Awaited<ReturnType<AxeBuilder['analyze']>>['violations']) =>
+  violations.flatMap((violation) =>
+    violation.nodes.map((node) => `${violation.id} (${violation.impact ?? 'no impact'}): ${node.target.join(' ')} ${node.html.slice(0, 160)} — ${node.failureSummary?.split('\n')[1]?.trim() ?? ''}`),
+  );
+
+// axe reads every node of the page; on a busy two-core machine one run can take several seconds.
+vi.setConfig({ testTimeout: 60_000 });
+
+let browser: Browser | undefined;
+let ids: Ids;
+
+beforeAll(async () => {
+  browser = await launch();
+  const lines = await Promise.all(INVOICE_SOURCES.map(async (source) => [source, await firstId(`invoices/${source}/lines?page=1`)] as const));
+  ids = {
+    user: (await adminSession()).userId,
+    ticket: await firstId('tickets?page=1'),
+    company: await firstId('companies?page=1'),
+    category: await firstId('ticket-categories?page=1'),
+    statement: await firstId('invoices/gifs/statements?page=1'),
+    line: Object.fromEntries(lines) as Ids['line'],
+  };
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** One signed-in and one signed-out tab for a theme and a window size, reused by every view. */
+const tabsFor = (theme: (typeof THEMES)[number], viewport: { width: number; height: number }) => {
+  const tabs = new Map<boolean, Promise<Page>>();
+  const contexts: BrowserContext[] = [];
+
+  const open = async (signedIn: boolean) => {
+    if (!browser) throw new Error('the browser is not running yet');
+    // Reduced motion: dialogs and drawers are checked as they finally look, not halfway through a fade.
+    const context = await browser.newContext({ viewport, baseURL: baseUrl(), reducedMotion: 'reduce' });
+    contexts.push(context);
+    context.setDefaultTimeout(15_000);
+    const session = signedIn ? await adminSession() : undefined;
+    await context.addInitScript(
+      ({ key, stored, scheme, schemeKey }) => {
+        localStorage.setItem(schemeKey, scheme);
+        if (stored && !sessionStorage.getItem('e2e-signed-in')) {
+          sessionStorage.setItem('e2e-signed-in', '1');
+          localStorage.setItem(key, stored);
+        }
+      },
+      {
+        key: AUTH_KEY,
+        schemeKey: THEME_STORAGE_KEY,
+        scheme: theme,
+        stored: session
+          ? JSON.stringify({ token: session.token, user: { id: session.userId, firstName: session.firstName, surname: session.surname, email: session.email } })
+          : null,
+      },
+    );
+    return context.newPage();
+  };
+
+  afterAll(async () => {
+    await Promise.all(contexts.map((context) => context.close()));
+  });
+
+  /** The view's tab, on the view with its data loaded. */
+  return async (view: View) => {
+    const signedIn = !view.signedOut;
+    if (!tabs.has(signedIn)) tabs.set(signedIn, open(signedIn));
+    const page = await (tabs.get(signedIn) as Promise<Page>);
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await view.before?.(page);
+    await page.goto(typeof view.path === 'function' ? view.path(ids) : view.path);
+    await view.act?.(page);
+    await settled(page);
+    return page;
+  };
+};
+
+describe.each(THEMES.flatMap((theme) => WIDTHS.map((width) => ({ theme, ...width }))))('axe, $theme theme, $name', ({ theme, viewport }) => {
+  const show = tabsFor(theme, viewport);
+
+  it.each(VIEWS)('$name has no violations', async (view) => {
+    const page = await show(view);
+    // Only violations are read: axe then skips building details for passing nodes, which is most of its time.
+    const { violations } = await new AxeBuilder({ page }).withTags(TAGS).options({ resultTypes: ['violations'] }).analyze();
+    expect(describeViolations(violations)).toEqual([]);
+  });
+});
+
+describe('at 200% zoom (640 CSS px wide)', () => {
+  const show = tabsFor('light', { width: 640, height: 800 });
+
+  it.each(VIEWS)('$name does not scroll sideways', async (view) => {
+    const page = await show(view);
+    // Wide tables scroll inside their own box; the page itself never does.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+});
