@@ -6,4 +6,7 @@ export interface Env {
   APP_AUDIENCE: string;
   UPSTREAM_API_URL: string;
   JWT_SECRET: string;
+  /** Retention of the scheduled backups (DESIGN.md §8): whole numbers as text. */
+  BACKUP_KEEP_DAILY: string;
+  BACKUP_KEEP_MONTHLY: string;
 }

@@ -5,6 +5,7 @@ import { API_BASE, MAX_REQUEST_BODY_BYTES } from '../shared/constants';
 import type { Env } from './env';
 import { passthrough, type PassthroughOptions } from './passthrough';
 import { provider } from './provider';
+import { scheduled } from './scheduled';
 import { securityHeaders } from './security-headers';
 import { serveAssets } from './assets';
 
@@ -23,4 +24,6 @@ export const createApp = (options: Omit<PassthroughOptions, 'embedded'> = {}) =>
     .all(`${API_BASE}`, (c) => c.json({ message: 'Not Found' }, 404))
     .all('*', serveAssets);
 
-export default createApp();
+const app = createApp();
+
+export default { fetch: app.fetch, scheduled } satisfies ExportedHandler<Env>;

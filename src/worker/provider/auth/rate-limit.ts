@@ -48,3 +48,10 @@ export const recordFailure = (db: D1Database, subject: LoginSubject) => {
 /** A correct password clears the account's failures, not the address's. */
 export const recordSuccess = (db: D1Database, subject: LoginSubject) =>
   db.prepare('DELETE FROM login_attempts WHERE key = ?1').bind(keyOf('email', subject.email)).run();
+
+/**
+ * Deletes windows that have ended. They count for nothing (a failure starts a new window and the
+ * check ignores them), so no answer of the limiter changes; a backup prunes them first.
+ */
+export const pruneExpiredWindows = (db: D1Database) =>
+  db.prepare('DELETE FROM login_attempts WHERE window_start <= ?1').bind(nowSeconds() - WINDOW_SECONDS);
