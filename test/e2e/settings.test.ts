@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import type { BackupResult } from '../../src/shared/types';
 import { describe, expect, it } from 'vitest';
 import {
   BACKUP_API,
@@ -271,6 +272,35 @@ describe('database tab', () => {
     await dialog.getByRole('button', { name: 'Backup Database' }).click();
     expect((await response).ok()).toBe(true);
     await toastWith(page, 'Database backup complete').waitFor();
+  });
+
+  it.each([
+    { name: 'desktop', viewport: { width: 1366, height: 768 } },
+    { name: 'phone', viewport: PHONE },
+  ])('lists a backup made by the button first, with its size, rows and maker ($name)', async ({ name, viewport }) => {
+    const page = await openAs(admin(), viewport);
+    const dialog = await openSettings(page, '?settings=true&tab=database', 'Database');
+    const table = dialog.getByRole('table', { name: 'Backups' });
+    await table.and(page.locator('[aria-busy="false"]')).waitFor();
+    const response = page.waitForResponse(BACKUP_API);
+    await dialog.getByRole('button', { name: 'Backup Database' }).click();
+    const made = (await (await response).json()) as BackupResult;
+    await toastWith(page, 'Database backup complete').waitFor();
+
+    // The list is asked for again once the backup is done, and shows it first.
+    const firstRow = table.getByRole('row').nth(1);
+    const total = Object.values(made.rows).reduce((sum, n) => sum + n, 0);
+    const size = made.bytes < 1024 ? `${made.bytes} B` : `${(made.bytes / 1024).toFixed(1)} kB`;
+    await expect.poll(async () => firstRow.getByRole('cell').allTextContents()).toEqual([
+      await page.evaluate((iso) => new Date(iso).toLocaleString(), made.createdAt),
+      size,
+      await page.evaluate((n) => n.toLocaleString(), total),
+      'Demo Admin',
+    ]);
+    expect(await table.getByRole('columnheader').allTextContents()).toEqual(['Time', 'Size', 'Rows', 'Made by']);
+    // Nothing here has run the schedule, so the tab says so.
+    expect(await dialog.getByTestId('schedule-status').textContent()).toContain('none has run so far');
+    await snap(page, `settings-database-backups-${name}`);
   });
 
   it('only logs a failed backup to the console', async () => {
