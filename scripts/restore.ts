@@ -24,7 +24,7 @@ const fileSource = (file: string) => ({
 });
 
 /** Copies a backup out of the local R2 bucket into `folder`, streamed, and returns its path. */
-const downloadBackup = (key: string, folder: string) =>
+export const downloadBackup = (key: string, folder: string) =>
   withLocalEnv(async (env) => {
     const object = await env.BACKUPS.get(key);
     if (!object) throw new RestoreError(`No backup '${key}' in the local bucket (${localStateDir()}). Keys are listed by GET /api/v1/settings/backups.`);
