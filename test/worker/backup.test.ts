@@ -89,6 +89,18 @@ describe('POST settings/backup-db', () => {
     expect(file.manifest.users?.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('carries the current sign-in windows and drops ended ones, which count for nothing', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await env.DB.prepare('INSERT INTO login_attempts (key, window_start, count) VALUES (?1, ?2, 3), (?3, ?4, 4)')
+      .bind('email:ended@example.com', now - 16 * 60, 'email:current@example.com', now - 60)
+      .run();
+    const file = await readBackup((await backup(token)).key);
+    const keys = rowsIn(file, 'login_attempts').map((row) => row.key);
+    expect(keys).toContain('email:current@example.com');
+    expect(keys).not.toContain('email:ended@example.com');
+    expect(await countRows('login_attempts')).toBe(keys.length);
+  });
+
   it('streams a file larger than an upload part in several parts, row for row', async () => {
     // Random text barely compresses, so these rows make more than one 5 MiB part of gzip.
     const noise = (n: number) => Array.from(crypto.getRandomValues(new Uint8Array(n)), (b) => b.toString(36)).join('');
