@@ -26,7 +26,7 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
   });
 
 /** A write the backup lock refused; a backup at full size takes tens of seconds. */
-export const backupRunning = () =>
+const backupRunning = () =>
   new HttpError(503, { message: 'A database backup is running. Try again in a few seconds.' }, { 'Retry-After': '10' });
 
 // The triggers of migration 0006 abort writes with this message while a backup holds its lock.
