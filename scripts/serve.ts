@@ -13,6 +13,8 @@ export interface ServeOptions {
   quiet?: boolean;
   /** false: API only, with no asset router in front, for figures that never ask for a page. */
   pages?: boolean;
+  /** Lets `GET /cdn-cgi/handler/scheduled` run the Cron Trigger's handler, for the backup figures. */
+  triggerHandlers?: boolean;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface ServeOptions {
  * live-reload proxy sits in front of every request, adds about 15 ms to each, and now and then
  * left a page's script requests unanswered for 30 s.
  */
-export const serveBuilt = async ({ port, stateDir, upstream, quiet, pages = true }: ServeOptions) => {
+export const serveBuilt = async ({ port, stateDir, upstream, quiet, pages = true, triggerHandlers = false }: ServeOptions) => {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(BUILT_CONFIG);
   const mf = new Miniflare({
     ...workerOptions,
@@ -43,6 +45,7 @@ export const serveBuilt = async ({ port, stateDir, upstream, quiet, pages = true
     // The Worker writes its own line per API request (src/worker/request-log.ts) without the
     // address's ids and query values, which Miniflare's request log would print.
     logRequests: false,
+    unsafeTriggerHandlers: triggerHandlers,
   });
   await mf.ready;
   return mf;

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { ensureDevVars } from '../dev-vars';
 import { bin, run } from '../run';
+import { benchBackup } from './backup';
 import { benchLighthouse, benchLoginToDashboard, benchPalette } from './browser';
 import { measureBundle } from './bundle-size';
 import { benchPassthrough } from './passthrough';
@@ -9,11 +10,11 @@ import type { BenchRow } from './stats';
 
 // `npm run bench`: every figure of issue 6 in one run, a table, bench/results.json, and a
 // non-zero exit when any budget is missed. `npm run bench -- provider browser` runs only those
-// sections (sizes, passthrough, provider, browser, lighthouse) and leaves results.json alone.
+// sections (sizes, passthrough, provider, backup, browser, lighthouse) and leaves results.json alone.
 process.env.WRANGLER_SEND_METRICS ??= 'false';
 process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= 'false';
 
-const SECTIONS = ['sizes', 'passthrough', 'provider', 'browser', 'lighthouse'] as const;
+const SECTIONS = ['sizes', 'passthrough', 'provider', 'backup', 'browser', 'lighthouse'] as const;
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !(SECTIONS as readonly string[]).includes(name));
 if (unknown.length) {
@@ -49,9 +50,10 @@ await section('sizes', 'bundle sizes', async () =>
 );
 await section('passthrough', 'passthrough', benchPassthrough);
 
-if (wanted('provider') || wanted('browser') || wanted('lighthouse')) {
+if (wanted('provider') || wanted('backup') || wanted('browser') || wanted('lighthouse')) {
   await prepareScaleData();
   await section('provider', 'provider at scale', benchProvider);
+  await section('backup', 'backup at scale', benchBackup);
   if (wanted('browser') || wanted('lighthouse')) {
     const app = await serveScaleApp();
     try {

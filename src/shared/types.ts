@@ -37,10 +37,22 @@ export interface BackupResult {
   rows: Record<string, number>;
 }
 
+/** Who made a backup: a person by the Backup Database button, or the daily schedule. */
+export type BackupMadeBy = { type: 'user'; id: number; name: string } | { type: 'schedule' };
+
+/** One backup in R2. Backups written before the streamed format (`.json`) record neither rows nor maker. */
 export interface BackupListItem {
   key: string;
   createdAt: string;
   bytes: number;
+  rows: number | null;
+  madeBy: BackupMadeBy | null;
+}
+
+export interface BackupList {
+  items: BackupListItem[];
+  /** When the newest backup the schedule made was taken; null when it has made none. */
+  lastScheduledAt: string | null;
 }
 
 export interface ErrorBody {

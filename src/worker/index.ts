@@ -7,6 +7,7 @@ import { passthrough, type PassthroughOptions } from './passthrough';
 import { provider } from './provider';
 import { requestIds } from './request-id';
 import { requestLog, type RequestLogVariables } from './request-log';
+import { scheduled } from './scheduled';
 import { securityHeaders } from './security-headers';
 import { serveAssets } from './assets';
 
@@ -43,4 +44,6 @@ export const createApp = (options: AppOptions = {}) =>
     .all('*', (c, next) => (isApiPath(c.req.path) ? c.json({ message: 'Not Found' }, 404) : next()))
     .all('*', serveAssets);
 
-export default createApp();
+const app = createApp();
+
+export default { fetch: app.fetch, scheduled } satisfies ExportedHandler<Env>;

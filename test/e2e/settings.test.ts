@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
+import type { BackupResult } from '../../src/shared/types';
 import { describe, expect, it } from 'vitest';
+import { makeAccount } from './pages';
 import {
   BACKUP_API,
   DESKTOP,
@@ -285,6 +287,51 @@ describe('database tab', () => {
     await dialog.getByRole('button', { name: 'Backup Database' }).click();
     expect((await response).ok()).toBe(true);
     await toastWith(page, 'Database backup complete').waitFor();
+  });
+
+  it.each([
+    { name: 'desktop', viewport: { width: 1366, height: 768 } },
+    { name: 'phone', viewport: PHONE },
+  ])('lists a backup made by the button first, with its size, rows and maker ($name)', async ({ name, viewport }) => {
+    const page = await openAs(admin(), viewport);
+    const dialog = await openSettings(page, '?settings=true&tab=database', 'Database');
+    const table = dialog.getByRole('table', { name: 'Backups' });
+    await table.and(page.locator('[aria-busy="false"]')).waitFor();
+    const response = page.waitForResponse(BACKUP_API);
+    await dialog.getByRole('button', { name: 'Backup Database' }).click();
+    const made = (await (await response).json()) as BackupResult;
+    await toastWith(page, 'Database backup complete').waitFor();
+
+    // The list is asked for again once the backup is done, and shows it first.
+    const firstRow = table.getByRole('row').nth(1);
+    const total = Object.values(made.rows).reduce((sum, n) => sum + n, 0);
+    const size = made.bytes < 1024 ? `${made.bytes} B` : `${(made.bytes / 1024).toFixed(1)} kB`;
+    await expect.poll(async () => firstRow.getByRole('cell').allTextContents()).toEqual([
+      await page.evaluate((iso) => new Date(iso).toLocaleString(), made.createdAt),
+      size,
+      await page.evaluate((n) => n.toLocaleString(), total),
+      'Demo Admin',
+      'Download',
+    ]);
+    expect(await table.getByRole('columnheader').allTextContents()).toEqual(['Time', 'Size', 'Rows', 'Made by', 'File']);
+    // An admin downloads the file itself, named by its key.
+    const download = page.waitForEvent('download');
+    await firstRow.getByRole('button', { name: /^Download/ }).click();
+    expect((await download).suggestedFilename()).toBe(made.key.replace(/^backups\//, ''));
+    // Nothing here has run the schedule, so the tab says so.
+    expect(await dialog.getByTestId('schedule-status').textContent()).toContain('none has run so far');
+    await snap(page, `settings-database-backups-${name}`);
+  });
+
+  it('offers no download to other roles: a backup holds every password hash', async () => {
+    const page = await openAs(await makeAccount('billing'));
+    const dialog = await openSettings(page, '?settings=true&tab=database', 'Database');
+    const table = dialog.getByRole('table', { name: 'Backups' });
+    await table.and(page.locator('[aria-busy="false"]')).waitFor();
+    expect(await table.getByRole('columnheader').allTextContents()).toEqual(['Time', 'Size', 'Rows', 'Made by']);
+    expect(await dialog.getByRole('button', { name: /^Download/ }).count()).toBe(0);
+    // Making a backup stays open to everyone (SPEC.md §6).
+    expect(await dialog.getByRole('button', { name: 'Backup Database' }).isEnabled()).toBe(true);
   });
 
   it('only logs a failed backup to the console', async () => {

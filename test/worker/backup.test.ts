@@ -1,22 +1,20 @@
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BackupListItem, BackupResult } from '../../src/shared/types';
-import { DATA_TABLES, DERIVED_TABLE_PREFIX } from '../../src/worker/provider/db/tables';
-import { api, attemptLogin, expectError, readJson, signedIn, sleep } from './support';
+import type { BackupList, BackupResult } from '../../src/shared/types';
+import { writeBackup } from '../../src/worker/provider/db/backup';
+import { DATA_TABLES, DERIVED_TABLE_PREFIX, SYSTEM_TABLES } from '../../src/worker/provider/db/tables';
+import { manifestOf, parseBackup, readBackup, rowsIn, sha256Hex, storedBytes } from './backup-files';
+import { api, attemptLogin, expectError, readJson, signedIn, sleep, type TestUser } from './support';
 
-const KEY = /^backups\/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z\.json$/;
-
-interface BackupDocument {
-  version: number;
-  createdAt: string;
-  tables: Record<string, Record<string, unknown>[]>;
-}
+const KEY = /^backups\/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z\.ndjson\.gz$/;
 
 const countRows = async (table: string) =>
   (await env.DB.prepare(`SELECT count(*) AS n FROM ${table}`).first<number>('n')) ?? 0;
 
 const rowCounts = async () =>
   Object.fromEntries(await Promise.all(DATA_TABLES.map(async (table) => [table, await countRows(table)] as const)));
+
+const rowsOf = async (table: string) => (await env.DB.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all()).results;
 
 /** Rows in every kind of table, so the counts compared below are not all zero. */
 const seedEveryTable = async () => {
@@ -42,17 +40,11 @@ const backup = async (token: string) => {
   return body;
 };
 
-const storedDocument = async (key: string) => {
-  const object = await env.BACKUPS.get(key);
-  expect(object, `R2 object ${key}`).not.toBeNull();
-  const text = (await object?.text()) ?? '';
-  return { document: JSON.parse(text) as BackupDocument, size: object?.size };
-};
-
 let token: string;
+let caller: TestUser;
 beforeAll(async () => {
   await seedEveryTable();
-  ({ token } = await signedIn());
+  ({ token, user: caller } = await signedIn());
 });
 
 describe('POST settings/backup-db', () => {
@@ -62,67 +54,195 @@ describe('POST settings/backup-db', () => {
     expect((await env.BACKUPS.list({ prefix: 'backups/' })).objects).toHaveLength(before.objects.length);
   });
 
-  it('writes every row of every table to R2 under a timestamped key', async () => {
+  it('writes every row of every table to R2 under a timestamped key, with who made it', async () => {
     const started = Date.now();
     // Counted first: the backup's own audit entry is written after its snapshot.
     const counts = await rowCounts();
     const result = await backup(token);
 
     expect(result.key).toMatch(KEY);
-    expect(result.key).toBe(`backups/${result.createdAt.replace(/:/g, '-')}.json`);
+    expect(result.key).toBe(`backups/${result.createdAt.replace(/:/g, '-')}.ndjson.gz`);
     expect(Date.parse(result.createdAt)).toBeGreaterThanOrEqual(started - 1000);
     expect(result.rows).toEqual(counts);
-    expect(result.rows.users).toBe(await countRows('users'));
     expect(result.rows.users).toBeGreaterThanOrEqual(2);
     expect(result.rows.login_attempts).toBeGreaterThanOrEqual(1);
 
-    const { document, size } = await storedDocument(result.key);
-    expect(size).toBe(result.bytes);
-    expect(document).toMatchObject({ version: expect.any(Number), createdAt: result.createdAt });
-    expect(Object.keys(document.tables).sort()).toEqual([...DATA_TABLES].sort());
-    for (const table of DATA_TABLES) {
-      expect(document.tables[table], table).toHaveLength(counts[table] ?? -1);
-    }
+    const object = await env.BACKUPS.head(result.key);
+    expect(object?.size).toBe(result.bytes);
+    expect(object?.httpMetadata?.contentType).toBe('application/gzip');
+    const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+    expect(object?.customMetadata).toEqual({ madeBy: `user:${caller.id}`, rows: String(total) });
   });
 
-  it('stores rows as they are in the database, every column', async () => {
-    const { key } = await backup(token);
-    const { document } = await storedDocument(key);
-    const { results } = await env.DB.prepare('SELECT * FROM invoice_lines ORDER BY rowid').all();
-    expect(document.tables.invoice_lines).toEqual(results);
-    const users = await env.DB.prepare('SELECT id, email, password_hash FROM users ORDER BY id').all();
-    expect(document.tables.users?.map(({ id, email, password_hash }) => ({ id, email, password_hash }))).toEqual(users.results);
+  it('writes a header, every row as it is in the database, and a manifest of counts and SHA-256', async () => {
+    const { key, createdAt } = await backup(token);
+    const file = await readBackup(key);
+    const version = await env.DB.prepare('SELECT max(CAST(name AS INTEGER)) AS v FROM d1_migrations').first<number>('v');
+    expect(file.header).toEqual({ format: 2, createdAt, schemaVersion: version, tables: [...DATA_TABLES] });
+    expect(version).toBeGreaterThanOrEqual(6);
+
+    for (const table of DATA_TABLES) {
+      const stored = await rowsOf(table);
+      if (table !== 'audit_log') {
+        expect(rowsIn(file, table), table).toEqual(stored);
+        continue;
+      }
+      // The backup's own entry is written once its file is complete, so only it is newer.
+      const newest = Math.max(0, ...rowsIn(file, table).map((row) => Number(row.id)));
+      expect(rowsIn(file, table), table).toEqual(stored.filter((row) => Number(row.id) <= newest));
+      expect(stored.filter((row) => Number(row.id) > newest).map((row) => row.action)).toEqual(['backup']);
+    }
+    // Rows come table by table in the header's order.
+    const order = file.rows.map(({ t }) => DATA_TABLES.indexOf(t as never));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    // The hashes are recomputed here from the lines as written, not taken from the writer.
+    expect(file.manifest).toEqual(await manifestOf([...DATA_TABLES], file.lines.slice(1, -1)));
+    expect(file.manifest.users?.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('carries the current sign-in windows and drops ended ones, which count for nothing', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await env.DB.prepare('INSERT INTO login_attempts (key, window_start, count) VALUES (?1, ?2, 3), (?3, ?4, 4)')
+      // The longest sign-in window (the per-account cap) is an hour; this one ended before that.
+      .bind('email:ended@example.com', now - 61 * 60, 'email:current@example.com', now - 60)
+      .run();
+    const file = await readBackup((await backup(token)).key);
+    const keys = rowsIn(file, 'login_attempts').map((row) => row.key);
+    expect(keys).toContain('email:current@example.com');
+    expect(keys).not.toContain('email:ended@example.com');
+    expect(await countRows('login_attempts')).toBe(keys.length);
+  });
+
+  it('streams a file larger than an upload part in several parts, row for row', async () => {
+    // Random text barely compresses, so these rows make more than one 5 MiB part of gzip.
+    const noise = (n: number) => Array.from(crypto.getRandomValues(new Uint8Array(n)), (b) => b.toString(36)).join('');
+    try {
+      for (let batch = 0; batch < 6; batch++) {
+        await env.DB.batch(
+          Array.from({ length: 100 }, (_, i) =>
+            env.DB.prepare('INSERT INTO tickets (title, description) VALUES (?1, ?2)').bind(`bulk ${batch}-${i}`, noise(12_000)),
+          ),
+        );
+      }
+      const result = await writeBackup(env.DB, env.BACKUPS, { madeBy: { type: 'schedule' }, pageRows: 40 });
+      const bytes = await storedBytes(result.key);
+      expect(bytes.byteLength).toBe(result.bytes);
+      expect(result.bytes).toBeGreaterThan(5 * 1024 * 1024);
+      // A multipart object's ETag ends in the number of its parts.
+      expect((await env.BACKUPS.head(result.key))?.etag).toMatch(/-2$/);
+      const file = await parseBackup(bytes);
+      expect(rowsIn(file, 'tickets')).toEqual(await rowsOf('tickets'));
+      expect(file.manifest.tickets).toEqual((await manifestOf(['tickets'], file.lines.slice(1, -1))).tickets);
+      await env.BACKUPS.delete(result.key);
+    } finally {
+      await env.DB.prepare("DELETE FROM tickets WHERE title LIKE 'bulk %'").run();
+    }
   });
 });
 
 describe('GET settings/backups', () => {
+  it('is for admins only: a backup holds every password hash', async () => {
+    const { key } = await backup(token);
+    for (const role of ['staff', 'billing'] as const) {
+      const other = await signedIn(role);
+      const body = await expectError(await api(`settings/backups/download?key=${encodeURIComponent(key)}`, { token: other.token }), 403);
+      expect(body.message).toMatch(/admin/);
+      // Making a backup stays open to every signed-in user (SPEC.md §6).
+      expect((await api('settings/backup-db', { method: 'POST', token: other.token })).status).toBe(201);
+    }
+  });
+
   it('answers 401 without a token', async () => {
     await expectError(await api('settings/backups'), 401);
   });
 
-  it('lists the backups, newest first', async () => {
+  it('lists the backups newest first, with size, rows and who made each', async () => {
     const first = await backup(token);
     await sleep(20);
     const second = await backup(token);
-    const { status, body } = await readJson<{ items: BackupListItem[] }>(await api('settings/backups', { token }));
+    const legacyKey = 'backups/2020-01-02T03-04-05.678Z.json';
+    await env.BACKUPS.put(legacyKey, '{"version":1}');
+    await env.BACKUPS.put('backups/notes.txt', 'not a backup');
+
+    const { status, body } = await readJson<BackupList>(await api('settings/backups', { token }));
     expect(status).toBe(200);
     const keys = body.items.map((item) => item.key);
-    expect(keys).toContain(first.key);
     expect(keys.indexOf(second.key)).toBe(0);
     expect(keys.indexOf(second.key)).toBeLessThan(keys.indexOf(first.key));
-    expect(body.items.find((item) => item.key === second.key)).toMatchObject({ bytes: second.bytes });
+    expect(keys).not.toContain('backups/notes.txt');
     const times = body.items.map((item) => Date.parse(item.createdAt));
     expect(times).toEqual([...times].sort((a, b) => b - a));
+
+    const total = Object.values(second.rows).reduce((sum, n) => sum + n, 0);
+    expect(body.items[0]).toEqual({
+      key: second.key,
+      createdAt: second.createdAt,
+      bytes: second.bytes,
+      rows: total,
+      madeBy: { type: 'user', id: caller.id, name: `${caller.firstName} ${caller.surname}` },
+    });
+    // A backup in the older format records neither its rows nor its maker.
+    expect(body.items.find((item) => item.key === legacyKey)).toEqual({
+      key: legacyKey,
+      createdAt: '2020-01-02T03:04:05.678Z',
+      bytes: 13,
+      rows: null,
+      madeBy: null,
+    });
+    await env.BACKUPS.delete([legacyKey, 'backups/notes.txt']);
+  });
+});
+
+describe('GET settings/backups/download', () => {
+  it('streams the stored file as an attachment', async () => {
+    const { key } = await backup(token);
+    const res = await api(`settings/backups/download?key=${encodeURIComponent(key)}`, { token });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/gzip');
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${key.slice('backups/'.length)}"`);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    // Compared by hash: toEqual on large byte arrays takes minutes.
+    expect(await sha256Hex(new Uint8Array(await res.arrayBuffer()))).toBe(await sha256Hex(await storedBytes(key)));
+  });
+
+  it('answers 401 without a token', async () => {
+    const { key } = await backup(token);
+    await expectError(await api(`settings/backups/download?key=${encodeURIComponent(key)}`), 401);
+  });
+
+  it.each([
+    ['no key', ''],
+    ['an empty key', '?key='],
+    ['a key outside backups/', `?key=${encodeURIComponent('secrets/2026-01-01T00-00-00.000Z.json')}`],
+    ['a path that climbs out', `?key=${encodeURIComponent('backups/../2026-01-01T00-00-00.000Z.json')}`],
+    ['a path below a backup', `?key=${encodeURIComponent('backups/2026-01-01T00-00-00.000Z.json/../../x')}`],
+    ['a bare prefix', `?key=${encodeURIComponent('backups/')}`],
+    ['an encoded slash', '?key=backups%252F2026-01-01T00-00-00.000Z.json'],
+    ['a NUL byte', `?key=${encodeURIComponent('backups/2026-01-01T00-00-00.000Z.json\0')}`],
+  ])('answers 400 for %s', async (_, query) => {
+    await expectError(await api(`settings/backups/download${query}`, { token }), 400);
+  });
+
+  it('answers 404 for a well-formed key with no backup', async () => {
+    const body = await expectError(await api(`settings/backups/download?key=${encodeURIComponent('backups/2001-01-01T00-00-00.000Z.ndjson.gz')}`, { token }), 404);
+    expect(body.message).toBe('No backup has that key');
   });
 });
 
 describe('DATA_TABLES', () => {
   // A table added by a migration but missing here would silently be left out of every backup.
-  it('names exactly the tables of the migrated schema', async () => {
+  it('names exactly the data tables of the migrated schema', async () => {
     const { results } = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all<{ name: string }>();
     const dataTables = results
       .map(({ name }) => name)
-      .filter((name) => !name.startsWith('sqlite_') && !name.startsWith('_cf_') && name !== 'd1_migrations' && !name.startsWith(DERIVED_TABLE_PREFIX));
+      .filter(
+        (name) =>
+          !name.startsWith('sqlite_') &&
+          !name.startsWith('_cf_') &&
+          name !== 'd1_migrations' &&
+          !name.startsWith(DERIVED_TABLE_PREFIX) &&
+          !(SYSTEM_TABLES as readonly string[]).includes(name),
+      );
     expect([...DATA_TABLES].sort()).toEqual(dataTables.sort());
   });
 });

@@ -1,93 +1,156 @@
 import { applyD1Migrations, env } from 'cloudflare:test';
-import { beforeAll, beforeEach, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BackupResult } from '../../src/shared/types';
-import { asBackup, restoreBackup } from '../../src/worker/provider/db/restore';
+import { workerdSha256 } from '../../src/worker/provider/db/backup-format';
+import { RestoreError, restoreBackup, type RestoreSource } from '../../src/worker/provider/db/restore';
 import { DATA_TABLES } from '../../src/worker/provider/db/tables';
+import { bytesSource, fileOf, gunzip, manifestOf, r2Source, storedBytes } from './backup-files';
 import { api, signedIn } from './support';
 
 let token: string;
 
 const json = async <T>(res: Response) => (await res.json()) as T;
 const rowsOf = async (db: D1Database, table: string) => (await db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all()).results;
+const restore = (source: RestoreSource) => restoreBackup(env.RESTORE_DB, source, { sha256: workerdSha256, batchRows: 7 });
 
 const takeBackup = async () => {
   const res = await api('settings/backup-db', { method: 'POST', token });
   expect(res.status).toBe(201);
-  const { key } = await json<BackupResult>(res);
-  const object = await env.BACKUPS.get(key);
-  return asBackup(JSON.parse(await (object as R2ObjectBody).text()));
+  return json<BackupResult>(res);
 };
 
 const emptyRestoreDb = async () => {
   for (const table of [...DATA_TABLES].reverse()) await env.RESTORE_DB.prepare(`DELETE FROM ${table}`).run();
 };
 
+const restoredRows = async () => {
+  const counts = await env.RESTORE_DB.batch<{ n: number }>(DATA_TABLES.map((table) => env.RESTORE_DB.prepare(`SELECT count(*) AS n FROM ${table}`)));
+  return counts.reduce((sum, result) => sum + (result.results[0]?.n ?? 0), 0);
+};
+
+/**
+ * The restored database holds what the source held when the backup was taken: the source's audit
+ * log has gained the backups' own entries since, each written once its file was complete.
+ */
+const expectEqualToSource = async () => {
+  for (const table of DATA_TABLES) {
+    const restored = await rowsOf(env.RESTORE_DB, table);
+    const source = await rowsOf(env.DB, table);
+    if (table !== 'audit_log') {
+      expect(restored, table).toEqual(source);
+      continue;
+    }
+    const newest = Math.max(0, ...restored.map((row) => Number(row.id)));
+    expect(restored, table).toEqual(source.filter((row) => Number(row.id) <= newest));
+    expect(source.filter((row) => Number(row.id) > newest).every((row) => row.action === 'backup'), 'only backups logged since').toBe(true);
+  }
+};
+
 beforeAll(async () => {
   await applyD1Migrations(env.RESTORE_DB, env.TEST_MIGRATIONS);
   ({ token } = await signedIn());
-});
-beforeEach(emptyRestoreDb);
-
-it('restores a backup row for row on every table, awkward text included', async () => {
   const company = await json<{ id: number }>(await api('companies', { method: 'POST', token, json: { name: "O'Brien & Sons, \"Ltd\"", address: 'Line 1\r\nLine 2\n' } }));
   const ticket = await json<{ id: number }>(
     await api('tickets', { method: 'POST', token, json: { title: "Robert'); DROP TABLE tickets;--", description: 'tab\there\nnew line ✓ 你好 🚀', companyId: company.id, dueAt: '2026-02-28' } }),
   );
   await api(`tickets/${ticket.id}/comments`, { method: 'POST', token, json: { body: "It's \\ back' || char(10) || 'slash" } });
-  await api(`tickets/${ticket.id}/time-entries`, { method: 'POST', token, json: { workDate: '2026-02-27', minutes: 45, billable: false } });
+  for (const minutes of [45, 30, 15]) await api(`tickets/${ticket.id}/time-entries`, { method: 'POST', token, json: { workDate: '2026-02-27', minutes, billable: false } });
   await api('invoices/gifs-sla/lines', { method: 'POST', token, json: { period: '2026-02', description: 'SLA', quantity: 1, unitPriceCents: 450_000, status: 'approved' } });
   await api('invoices/gifs/statements', { method: 'POST', token, json: { period: '2026-02' } });
-
-  // Read first: the backup's own audit entry is written after its snapshot.
-  const originals = await Promise.all(DATA_TABLES.map((table) => rowsOf(env.DB, table)));
-  const backup = await takeBackup();
-  const restored = await restoreBackup(env.RESTORE_DB, backup);
-  expect(backup.tables.audit_log.length).toBeGreaterThanOrEqual(7);
-  for (const [i, table] of DATA_TABLES.entries()) {
-    const original = originals[i] ?? [];
-    expect(restored[table], table).toBe(original.length);
-    expect(await rowsOf(env.RESTORE_DB, table), table).toEqual(original);
-  }
+  for (let i = 0; i < 20; i++) await api('tickets', { method: 'POST', token, json: { title: `filler ${i}` } });
 });
+beforeEach(emptyRestoreDb);
 
-it('refuses to restore over data and refuses a file that is not a backup', async () => {
-  const backup = await takeBackup();
-  await restoreBackup(env.RESTORE_DB, backup);
-  await expect(restoreBackup(env.RESTORE_DB, backup)).rejects.toThrow('not empty');
-  expect(() => asBackup({ version: 2, tables: {} })).toThrow('not a version 1 backup');
-  expect(() => asBackup({ version: 1, tables: { users: [] } })).toThrow('no rows array');
-});
-
-it('restores a backup made before the audit log existed, with an empty log', async () => {
-  const { audit_log: _log, ...tables } = (await takeBackup()).tables;
-  const restored = await restoreBackup(env.RESTORE_DB, asBackup({ version: 1, createdAt: '2026-01-01T00:00:00.000Z', tables }));
-  expect(restored.audit_log).toBe(0);
-  expect(restored.users).toBe((await rowsOf(env.DB, 'users')).length);
-});
-
-it('takes consistent backups while writers are adding tickets and time', async () => {
-  const writers = Array.from({ length: 4 }, async (_, w) => {
-    for (let i = 0; i < 5; i++) {
-      const created = await json<{ id: number }>(await api('tickets', { method: 'POST', token, json: { title: `writer ${w} #${i}` } }));
-      await api(`tickets/${created.id}/time-entries`, { method: 'POST', token, json: { workDate: '2026-03-01', minutes: 15 } });
-    }
+describe('restoring a streamed backup', () => {
+  it('restores it row for row on every table, awkward text included', async () => {
+    const { key, rows } = await takeBackup();
+    const restored = await restore(r2Source(key));
+    expect(restored).toEqual(rows);
+    await expectEqualToSource();
+    expect((await env.RESTORE_DB.prepare('PRAGMA foreign_key_check').all()).results).toEqual([]);
   });
-  const backups = Promise.all(Array.from({ length: 4 }, async (_, i) => {
-    await new Promise((resolve) => setTimeout(resolve, i * 40));
-    return takeBackup();
-  }));
-  const [taken] = await Promise.all([backups, Promise.all(writers)]);
 
-  for (const backup of taken) {
-    const ticketIds = new Set(backup.tables.tickets.map((t) => t.id));
-    expect(backup.tables.time_entries.every((e) => ticketIds.has(e.ticket_id))).toBe(true);
-    // A change and its audit entry are one write: a snapshot holds both or neither.
-    const written = backup.tables.tickets.filter((t) => String(t.title).startsWith('writer ')).map((t) => t.id);
-    const logged = backup.tables.audit_log.filter((e) => e.entity === 'ticket' && e.action === 'create').map((e) => e.entity_id);
-    expect(logged.filter((id) => written.includes(id))).toEqual(written);
-    const timeLogged = backup.tables.audit_log.filter((e) => e.action === 'time' && written.includes(e.entity_id)).length;
-    expect(timeLogged).toBe(backup.tables.time_entries.filter((e) => written.includes(e.ticket_id)).length);
-  }
-  await restoreBackup(env.RESTORE_DB, taken[taken.length - 1]!);
-  expect((await env.RESTORE_DB.prepare('PRAGMA foreign_key_check').all()).results).toEqual([]);
-}, 30_000);
+  it('restores a downloaded copy of the file the same way', async () => {
+    const { key } = await takeBackup();
+    const download = await api(`settings/backups/download?key=${encodeURIComponent(key)}`, { token });
+    await restore(bytesSource(new Uint8Array(await download.arrayBuffer())));
+    await expectEqualToSource();
+  });
+
+  it('refuses to restore over data', async () => {
+    const { key } = await takeBackup();
+    await restore(r2Source(key));
+    const before = await restoredRows();
+    await expect(restore(r2Source(key))).rejects.toThrow(/not empty/);
+    expect(await restoredRows()).toBe(before);
+  });
+});
+
+it('restores a backup in the older JSON format', async () => {
+  // What the format 1 writer stored: every table's rows in one JSON object.
+  const tables = Object.fromEntries(await Promise.all(DATA_TABLES.map(async (table) => [table, await rowsOf(env.DB, table)] as const)));
+  const bytes = new TextEncoder().encode(JSON.stringify({ version: 1, createdAt: new Date().toISOString(), tables }));
+  const restored = await restore(bytesSource(bytes));
+  expect(restored).toEqual(Object.fromEntries(DATA_TABLES.map((table) => [table, tables[table]?.length])));
+  await expectEqualToSource();
+});
+
+describe('refusing a damaged file with nothing written', () => {
+  let lines: string[];
+  beforeAll(async () => {
+    const { key } = await takeBackup();
+    lines = (await gunzip(await storedBytes(key))).slice(0, -1).split('\n');
+  });
+
+  const rowLines = () => lines.slice(1, -1);
+  const header = () => JSON.parse(lines[0] as string) as { tables: string[]; schemaVersion: number };
+  /** The file with its rows changed, and a manifest that matches the changed rows. */
+  const rebuilt = async (rows: string[], head = lines[0] as string) =>
+    fileOf([head, ...rows, JSON.stringify({ manifest: await manifestOf(header().tables, rows) })]);
+  const editRow = (table: string, edit: (row: Record<string, unknown>) => void) => {
+    let done = false;
+    return rowLines().map((line) => {
+      const parsed = JSON.parse(line) as { t: string; r: Record<string, unknown> };
+      if (done || parsed.t !== table) return line;
+      done = true;
+      edit(parsed.r);
+      return JSON.stringify(parsed);
+    });
+  };
+
+  const damaged: [string, () => Promise<Uint8Array>, RegExp][] = [
+    ['bytes that are not gzip inside', async () => new Uint8Array([0x1f, 0x8b, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]), /not a complete gzip stream/],
+    ['a gzip stream cut short', async () => (await fileOf(lines)).slice(0, -40), /truncated|not a complete gzip stream/],
+    ['a file cut at a line, without its manifest', async () => fileOf(lines.slice(0, -1)), /ends before the manifest/],
+    ['a file cut inside a line', async () => gzipText(`${lines.slice(0, 4).join('\n')}\n${(lines[4] as string).slice(0, 10)}`), /last line is cut off/],
+    ['a count that does not match the manifest', async () => fileOf(lines.filter((line) => !line.startsWith('{"t":"time_entries"') || line !== lines.find((l) => l.startsWith('{"t":"time_entries"')))), /time_entries has 2 rows, the manifest says 3/],
+    ['a row changed after the manifest was written', async () => fileOf([lines[0] as string, ...editRow('tickets', (r) => { r.title = 'tampered'; }), lines[lines.length - 1] as string]), /rows of tickets do not match the manifest's SHA-256/],
+    ['a line that is not JSON', async () => fileOf([lines[0] as string, '{"t":"users",', ...lines.slice(1)]), /Line 2 is not valid JSON/],
+    ['rows out of the header order', async () => rebuilt([...rowLines().filter((l) => l.startsWith('{"t":"tickets"')), ...rowLines().filter((l) => !l.startsWith('{"t":"tickets"'))]), /out of the header's order/],
+    ['a table the database does not have', async () => rebuilt(rowLines(), JSON.stringify({ ...header(), tables: [...header().tables, 'secrets'] })), /does not have: secrets/],
+    ['a column the database does not have', async () => rebuilt(editRow('users', (r) => { r.is_admin = 1; })), /users has no column "is_admin"/],
+    ['a value that is not text, a number or null', async () => rebuilt(editRow('users', (r) => { r.surname = { $gt: '' }; })), /users.surname is not text/],
+    ['a newer schema than the database', async () => rebuilt(rowLines(), JSON.stringify({ ...header(), schemaVersion: header().schemaVersion + 1 })), /newer than this database's/],
+    ['a first line that is no header', async () => fileOf(lines.slice(1)), /first line is not the header/],
+    ['an empty file', async () => fileOf([]), /The file is empty/],
+    ['a line after the manifest', async () => fileOf([...lines, lines[1] as string]), /follows the manifest/],
+    ['a JSON file that is no backup', async () => new TextEncoder().encode('{"version":3,"tables":{}}'), /neither a format 2 backup/],
+    ['a truncated JSON file', async () => new TextEncoder().encode('{"version":1,"tables":{"users":['), /neither a gzip-compressed backup nor a JSON one/],
+  ];
+
+  it.each(damaged)('refuses %s', async (_, make, message) => {
+    const error = await restore(bytesSource(await make())).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RestoreError);
+    expect((error as Error).message).toMatch(message);
+    expect(await restoredRows()).toBe(0);
+  });
+
+  it('deletes what it wrote when the database refuses a row part way through', async () => {
+    // A row that passes every check of the file but breaks a constraint of the table, late in the file.
+    const file = await rebuilt(editRow('invoice_lines', (r) => { r.status = 'bogus'; }));
+    await expect(restore(bytesSource(file))).rejects.toThrow(/CHECK constraint failed/);
+    expect(await restoredRows()).toBe(0);
+  });
+});
+
+const gzipText = (text: string) => new Response(new Response(text).body?.pipeThrough(new CompressionStream('gzip'))).arrayBuffer().then((b) => new Uint8Array(b));

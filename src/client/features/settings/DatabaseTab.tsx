@@ -1,20 +1,21 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import type { BackupResult } from '../../../shared/types';
+import type { BackupList as BackupListData } from '../../../shared/types';
 import { notify } from '../../lib/toast/notify';
+import { useApi } from '../../lib/use-api';
 import { backupDatabase } from './api';
-
-const formatBytes = (bytes: number) => (bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} kB`);
+import { BackupList } from './BackupList';
 
 export function DatabaseTab() {
   const [pending, setPending] = useState(false);
-  const [last, setLast] = useState<BackupResult | null>(null);
+  const backups = useApi<BackupListData>('settings/backups');
 
   const backup = async () => {
     setPending(true);
     try {
-      setLast(await backupDatabase());
+      await backupDatabase();
       notify.success('Database backup complete');
+      await backups.mutate();
     } catch (error) {
       // SPEC.md §8: a failed backup is only logged, with no message to the user.
       console.error('Database backup failed', error);
@@ -31,11 +32,7 @@ export function DatabaseTab() {
           Backup Database
         </Button>
       </Group>
-      {last ? (
-        <Text size="sm" c="dimmed" data-testid="last-backup">
-          Saved {last.key} ({formatBytes(last.bytes)}) at {new Date(last.createdAt).toLocaleString()}
-        </Text>
-      ) : null}
+      <BackupList data={backups.data} error={backups.error} onRetry={() => void backups.mutate()} />
     </Stack>
   );
 }

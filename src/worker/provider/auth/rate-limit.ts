@@ -92,3 +92,10 @@ export const recordSuccess = (db: D1Database, subject: LoginSubject, ...also: D1
     ...also,
   ]);
 };
+
+/**
+ * Deletes windows that have ended. They count for nothing (an attempt in an ended window starts a
+ * new one), so no answer of the limiter changes; a backup prunes them first.
+ */
+export const pruneExpiredWindows = (db: D1Database) =>
+  db.prepare('DELETE FROM login_attempts WHERE window_start <= ?1').bind(nowSeconds() - LONGEST_WINDOW);

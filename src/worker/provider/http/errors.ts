@@ -25,6 +25,13 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
     'Retry-After': String(retryAfterSeconds),
   });
 
+/** A write the backup lock refused; a backup at full size takes tens of seconds. */
+const backupRunning = () =>
+  new HttpError(503, { message: 'A database backup is running. Try again in a few seconds.' }, { 'Retry-After': '10' });
+
+// The triggers of migration 0006 abort writes with this message while a backup holds its lock.
+const isBackupLockError = (error: Error) => /\bbackup in progress\b/.test(error.message);
+
 const fieldErrors = (error: ValidationError): Record<string, string[]> => {
   const errors: Record<string, string[]> = {};
   for (const inner of error.inner.length ? error.inner : [error]) {
@@ -44,7 +51,7 @@ export const validationFailed = (error: ValidationError) => {
 };
 
 export const onError = (error: Error, c: Context) => {
-  const known = error instanceof ValidationError ? validationFailed(error) : error;
+  const known = error instanceof ValidationError ? validationFailed(error) : isBackupLockError(error) ? backupRunning() : error;
   if (known instanceof HttpError) return c.json(known.body, known.status, known.headers);
   console.error('provider: unhandled error', error);
   return c.json({ message: 'Internal Server Error' }, 500);
