@@ -84,6 +84,21 @@ describe('other list pages in the address', () => {
     expect(await page.getByRole('searchbox', { name: 'Search' }).inputValue()).toBe('admin');
   });
 
+  it('a ledger: period, status and page survive a reload, and statements keep their page', async () => {
+    const page = await chrome.open();
+    await page.goto('/invoices/autofi/');
+    await tableLoaded(page, 'Autofi lines');
+    await choose(page, page.getByRole('combobox', { name: 'Status' }), 'Approved');
+    await expect.poll(() => search(page), POLL).toEqual({ status: 'approved' });
+    await page.reload();
+    await tableLoaded(page, 'Autofi lines');
+    expect(await page.getByRole('combobox', { name: 'Status' }).inputValue()).toBe('Approved');
+
+    await page.goto('/invoices/gifs/statement?page=1');
+    await tableLoaded(page, 'Statements');
+    expect(search(page)).toEqual({ page: '1' });
+  });
+
   it('timesheet: the period and the view survive a reload, and switching view keeps the period', async () => {
     const page = await chrome.open();
     await page.goto('/reports/timesheet/?view=month&from=2026-03-14');
@@ -116,6 +131,7 @@ describe('values that make no sense', () => {
     ['/users/?page=0&status=zzz&q=', 'Users'],
     ['/lookups/companies/?page=-3', 'Companies'],
     ['/lookups/ticket-categories/?page=1e9', 'Ticket categories'],
+    ['/invoices/autofi/?period=2026-13&status=paid&page=-1', 'Autofi lines'],
   ])('%s renders its list', async (path, table) => {
     const page = await chrome.open();
     await page.goto(path);

@@ -1,16 +1,17 @@
 import { Badge, Button, Center, Divider, Group, Loader, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import type { InvoiceSource, LineChanges } from '../../../shared/schemas/invoices';
+import { LINE_STATUSES, type InvoiceSource, type LineChanges } from '../../../shared/schemas/invoices';
 import type { InvoiceLine } from '../../../shared/types';
 import { HistorySection } from '../../lib/audit/HistorySection';
 import { formatCents } from '../../lib/format';
 import { useCan } from '../../lib/permissions';
+import { optionalOneOf } from '../../lib/search';
 import { notify } from '../../lib/toast/notify';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { StatCard } from '../../lib/ui/StatCard';
-import { exportLines, updateLine, useLine, useLines, type LineFilters } from './api';
+import { exportLines, updateLine, useLine, useLines } from './api';
 import { LINE_FILTER_OPTIONS, LINE_STATUS_COLORS, LINE_STATUS_LABELS, PERIOD_OPTIONS, periodLabel } from './labels';
 import { LineEditor } from './LineEditor';
 import { useLineSearch } from './search';
@@ -27,9 +28,9 @@ const COLUMNS: Column<InvoiceLine>[] = [
 
 /** One contract's invoice lines: filter by period and status, totals, edit a line, export CSV. */
 export function LedgerPage({ source, title, description }: { source: InvoiceSource; title: string; description: string }) {
-  const [{ lineId }, setSearch] = useLineSearch();
-  const [filters, setFilters] = useState<LineFilters>({ page: 1 });
-  const lines = useLines(source, filters);
+  const [{ lineId, page = 1, ...filters }, view] = useLineSearch();
+  const setSearch = view.update;
+  const lines = useLines(source, { ...filters, page });
   const line = useLine(lineId);
   const [exporting, setExporting] = useState(false);
   const totals = lines.data?.totals;
@@ -69,8 +70,8 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
         }
       />
       <Group mb="md" grow preventGrowOverflow={false} wrap="wrap">
-        <Select label="Period" placeholder="All periods" data={PERIOD_OPTIONS} value={filters.period ?? null} onChange={(period) => setFilters((f) => ({ ...f, period: period ?? undefined, page: 1 }))} clearable searchable />
-        <Select label="Status" placeholder="Any status" data={LINE_FILTER_OPTIONS} value={filters.status ?? null} onChange={(status) => setFilters((f) => ({ ...f, status: status ?? undefined, page: 1 }))} clearable />
+        <Select label="Period" placeholder="All periods" data={PERIOD_OPTIONS} value={filters.period ?? null} onChange={(period) => view.filter({ period: period ?? undefined })} clearable searchable />
+        <Select label="Status" placeholder="Any status" data={LINE_FILTER_OPTIONS} value={filters.status ?? null} onChange={(status) => view.filter({ status: optionalOneOf(LINE_STATUSES, status) })} clearable />
       </Group>
       <SimpleGrid cols={{ base: 1, xs: 3 }} mb="md">
         <StatCard label="Lines" value={totals ? totals.lines.toLocaleString() : '…'} />
@@ -83,7 +84,7 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
         page={lines.data}
         error={lines.error}
         onRetry={() => lines.mutate()}
-        onPageChange={(page) => setFilters((f) => ({ ...f, page }))}
+        onPageChange={view.goTo}
         onOpen={(row) => setSearch({ lineId: row.id })}
         selectedId={lineId}
         empty={{ title: 'No invoice lines', description: 'Nothing matches these filters.' }}

@@ -30,9 +30,8 @@ const COLUMNS: Column<Statement>[] = [
 const DONE: Record<StatementTarget, string> = { issued: 'Statement issued', paid: 'Statement marked paid', void: 'Statement voided' };
 
 export function StatementPage() {
-  const [{ statementId }, setSearch] = useStatementSearch();
-  const [page, setPage] = useState(1);
-  const statements = useStatements(page);
+  const [{ statementId, page: statementsPage }, setSearch] = useStatementSearch();
+  const statements = useStatements(statementsPage ?? 1);
   const statement = useStatement(statementId);
   const [generating, generateModal] = useDisclosure(false);
   const canBill = useCan('manageStatements');
@@ -94,7 +93,7 @@ export function StatementPage() {
         page={statements.data}
         error={statements.error}
         onRetry={() => statements.mutate()}
-        onPageChange={setPage}
+        onPageChange={(next) => setSearch({ page: next > 1 ? next : undefined })}
         onOpen={(row) => setSearch({ statementId: row.id })}
         selectedId={statementId}
         empty={{ title: 'No statements yet', description: 'Generate one for a month with approved SLA or Azure lines.' }}

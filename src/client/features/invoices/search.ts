@@ -1,9 +1,20 @@
-import { optionalId, useTypedSearch } from '../../lib/search';
+import { LINE_STATUSES } from '../../../shared/schemas/invoices';
+import { optionalId, optionalOneOf, optionalPage, useListSearch, useTypedSearch } from '../../lib/search';
 
-/** Ledger pages: `lineId` opens an invoice line. */
-export const parseLineSearch = (params: URLSearchParams) => ({ lineId: optionalId(params.get('lineId')) });
-export const useLineSearch = () => useTypedSearch(parseLineSearch);
+const PERIOD = /^\d{4}-(0[1-9]|1[0-2])$/;
 
-/** `/invoices/gifs/statement`: `statementId` opens a statement. */
-export const parseStatementSearch = (params: URLSearchParams) => ({ statementId: optionalId(params.get('statementId')) });
+/** Ledger pages: `lineId` opens an invoice line; `period`, `status` and `page` are the list's view. */
+export const parseLineSearch = (params: URLSearchParams) => ({
+  lineId: optionalId(params.get('lineId')),
+  period: PERIOD.test(params.get('period') ?? '') ? (params.get('period') as string) : undefined,
+  status: optionalOneOf(LINE_STATUSES, params.get('status')),
+  page: optionalPage(params.get('page')),
+});
+export const useLineSearch = () => useListSearch(parseLineSearch);
+
+/** `/invoices/gifs/statement`: `statementId` opens a statement; `page` is the list's page. */
+export const parseStatementSearch = (params: URLSearchParams) => ({
+  statementId: optionalId(params.get('statementId')),
+  page: optionalPage(params.get('page')),
+});
 export const useStatementSearch = () => useTypedSearch(parseStatementSearch);
