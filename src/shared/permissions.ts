@@ -1,5 +1,8 @@
 import type { Role } from './types';
 
+/** Every role, most powerful first. Here rather than with the user schemas: the sign-in page needs it, not yup. */
+export const ROLES: readonly Role[] = ['admin', 'billing', 'staff'];
+
 /**
  * What each role may do beyond what every role may (DESIGN.md §6). The provider enforces these
  * (a 403 whose message is built from `action`); the client reads the same table to hide what the

@@ -1,6 +1,6 @@
 import { proxy, subscribe, useSnapshot } from 'valtio';
 import { AUTH_STORAGE_KEY } from '../../shared/constants';
-import { ROLES } from '../../shared/schemas/users';
+import { ROLES } from '../../shared/permissions';
 import type { LoginResponse, Role } from '../../shared/types';
 
 /**

@@ -1,4 +1,5 @@
 import { boolean, object, ref, string, type InferType } from 'yup';
+import { ROLES } from '../permissions';
 import type { Role } from '../types';
 import { EMAIL_MAX, NAME_MAX, emailText, filledLine, password, recordId } from './fields';
 import { listQuerySchema } from './list';
@@ -6,7 +7,6 @@ import { listQuerySchema } from './list';
 const name = () => filledLine(NAME_MAX, 'Required');
 const email = () => emailText(EMAIL_MAX, 'Required');
 
-export const ROLES: readonly Role[] = ['admin', 'billing', 'staff'];
 export const DEFAULT_ROLE: Role = 'staff';
 const role = () => string<Role>().oneOf(ROLES, `Must be one of ${ROLES.join(', ')}`);
 

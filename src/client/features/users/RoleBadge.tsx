@@ -1,5 +1,5 @@
 import { Badge } from '@mantine/core';
-import { ROLES } from '../../../shared/schemas/users';
+import { ROLES } from '../../../shared/permissions';
 import type { Role } from '../../../shared/types';
 
 const ROLE_LABELS: Record<Role, string> = { admin: 'Admin', billing: 'Billing', staff: 'Staff' };
