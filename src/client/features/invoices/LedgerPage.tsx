@@ -73,7 +73,7 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
         <Select label="Period" placeholder="All periods" data={PERIOD_OPTIONS} value={filters.period ?? null} onChange={(period) => view.filter({ period: period ?? undefined })} clearable searchable />
         <Select label="Status" placeholder="Any status" data={LINE_FILTER_OPTIONS} value={filters.status ?? null} onChange={(status) => view.filter({ status: optionalOneOf(LINE_STATUSES, status) })} clearable />
       </Group>
-      <SimpleGrid cols={{ base: 1, xs: 3 }} mb="md">
+      <SimpleGrid cols={{ base: 1, xs: 3 }} mb="md" aria-busy={!totals}>
         <StatCard label="Lines" value={totals ? totals.lines.toLocaleString() : '…'} />
         <StatCard label="Quantity" value={totals ? totals.quantity.toLocaleString() : '…'} />
         <StatCard label="Total" value={totals ? formatCents(totals.amountCents) : '…'} hint={filters.period ? periodLabel(filters.period) : 'All periods'} />
@@ -92,7 +92,7 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
       <RecordDrawer opened={lineId !== undefined} onClose={() => setSearch({ lineId: undefined })} title={line.data ? line.data.description.split('\n')[0] : 'Invoice line'}>
         {line.error ? <Text c="red">{line.error.message}</Text> : null}
         {!line.data && !line.error ? (
-          <Center py="xl">
+          <Center py="xl" aria-busy="true">
             <Loader aria-label="Loading line" />
           </Center>
         ) : null}

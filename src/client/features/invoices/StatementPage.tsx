@@ -122,7 +122,7 @@ export function StatementPage() {
       <RecordDrawer opened={statementId !== undefined} onClose={() => setSearch({ statementId: undefined })} title={statement.data ? `Statement ${statement.data.number}` : 'Statement'}>
         {statement.error ? <Text c="red">{statement.error.message}</Text> : null}
         {!statement.data && !statement.error ? (
-          <Center py="xl">
+          <Center py="xl" aria-busy="true">
             <Loader aria-label="Loading statement" />
           </Center>
         ) : null}

@@ -136,7 +136,7 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
       <RecordDrawer opened={id !== undefined} onClose={() => setSearch({ id: undefined })} title={record.data?.name ?? noun}>
         {record.error ? <Text c="red">{record.error.message}</Text> : null}
         {!record.data && !record.error ? (
-          <Center py="xl">
+          <Center py="xl" aria-busy="true">
             <Loader aria-label={`Loading ${noun.toLowerCase()}`} />
           </Center>
         ) : null}

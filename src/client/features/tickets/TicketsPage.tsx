@@ -95,7 +95,7 @@ export function TicketsPage() {
       <RecordDrawer opened={id !== undefined} onClose={() => setSearch({ id: undefined })} title={ticket.data ? `#${ticket.data.id} ${ticket.data.title}` : `Ticket #${id ?? ''}`}>
         {ticket.error ? <Text c="red">{ticket.error.message}</Text> : null}
         {!ticket.data && !ticket.error ? (
-          <Center py="xl">
+          <Center py="xl" aria-busy="true">
             <Loader aria-label="Loading ticket" />
           </Center>
         ) : null}

@@ -131,7 +131,7 @@ export function UsersPage() {
         {panel === 'create' ? <CreateUserForm onSubmit={create} /> : null}
         {panel && panel !== 'create' && selected.error ? <Text c="red">{selected.error.message}</Text> : null}
         {panel && panel !== 'create' && !selected.data && !selected.error ? (
-          <Center py="xl">
+          <Center py="xl" aria-busy="true">
             <Loader aria-label="Loading user" />
           </Center>
         ) : null}
