@@ -163,6 +163,8 @@ describe('signed-in state', () => {
     expect((await api('users', { token: token ?? '' })).status).toBe(200);
 
     const loggedOut = first.waitForResponse((res) => res.url().endsWith('/api/v1/auth/logout'));
+    // The second tab came to the front when it opened; a background tab's menu never finishes its fade-in.
+    await first.bringToFront();
     await openAccountMenu(first);
     await first.getByRole('menuitem', { name: 'Logout' }).click();
     expect((await loggedOut).status()).toBe(204);

@@ -86,7 +86,8 @@ describe('users page', () => {
     await toast(page, 'success', 'User created').waitFor();
     await page.waitForURL((url) => url.searchParams.get('id') === String(created.id) && url.searchParams.get('component') === 'details');
     await expectText(drawerTitle(page), `Cara${tag} Created`);
-    await panel.getByText(`created-${tag}@example.com`).waitFor();
+    // The record's details; its History lists the same email once it has loaded.
+    await panel.getByRole('definition').filter({ hasText: `created-${tag}@example.com` }).waitFor();
 
     const stored = await adminApi<User>(`users/${created.id}`);
     expect(stored).toMatchObject({ firstName: `Cara${tag}`, surname: 'Created', email: `created-${tag}@example.com`, isActive: true });
