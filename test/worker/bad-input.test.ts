@@ -151,9 +151,9 @@ const variantsOf = ({ valid, kinds }: Endpoint): Variant[] => {
 
 /** What is wrong with an answer, or null when it is the one the variant must get. */
 const mismatch = (variant: Variant, status: number, text: string) => {
-  let body: { message?: unknown; errors?: Record<string, unknown> } | null = null;
+  let body: { message?: unknown; errors?: Record<string, unknown> } | null;
   try {
-    body = JSON.parse(text) as typeof body;
+    body = JSON.parse(text) as { message?: unknown; errors?: Record<string, unknown> } | null;
   } catch {
     return 'not JSON';
   }
