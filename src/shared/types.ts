@@ -14,7 +14,10 @@ export interface LoginResponse {
 
 /** An editable record (DESIGN.md §10). */
 export interface Versioned {
-  /** +1 per change. GET answers it as the ETag `"<version>"`; a PATCH may send it as If-Match and gets 412 with the current record once it no longer matches. */
+  /**
+   * +1 per change. GET answers it as the ETag `"<version>"`; a PATCH may send it as If-Match and
+   * gets 412 with the current record once it no longer matches.
+   */
   version: number;
 }
 

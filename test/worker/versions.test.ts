@@ -8,18 +8,18 @@ import { api, createUser, expectError, login, readJson, signedIn } from './suppo
  * naming an older version in If-Match gets 412 with the current record and changes nothing.
  */
 
-type Record_ = Versioned & { id: number };
+type Stored = Versioned & { id: number };
 
 interface Resource {
   entity: AuditEntity;
   /** A new record of its own, and the token that may edit it. */
-  create: () => Promise<{ record: Record_; token: string }>;
+  create: () => Promise<{ record: Stored; token: string }>;
   getPath: (id: number) => string;
   patchPath: (id: number) => string;
   /** The n-th edit of a record, valid after the ones before it. */
-  edit: (record: Record_, n: number) => Record<string, unknown>;
+  edit: (record: Stored, n: number) => Record<string, unknown>;
   /** A list that holds the record. */
-  listPath: (record: Record_) => string;
+  listPath: (record: Stored) => string;
 }
 
 let admin: string;
@@ -118,12 +118,12 @@ const RESOURCES: Record<string, Resource> = {
 
 const get = async (resource: Resource, id: number, token: string) => {
   const res = await api(resource.getPath(id), { token });
-  const read = await readJson<Record_>(res);
+  const read = await readJson<Stored>(res);
   expect(read.status, read.text).toBe(200);
   return read;
 };
 
-const patch = (resource: Resource, record: Record_, token: string, n: number, ifMatch?: string) =>
+const patch = (resource: Resource, record: Stored, token: string, n: number, ifMatch?: string) =>
   api(resource.patchPath(record.id), { method: 'PATCH', token, json: resource.edit(record, n), headers: ifMatch === undefined ? {} : { 'if-match': ifMatch } });
 
 const auditCount = async (entity: AuditEntity, id: number) =>
@@ -140,14 +140,14 @@ describe.each(Object.entries(RESOURCES))('%s', (_, resource) => {
     const { headers, body } = await get(resource, record.id, token);
     expect(headers.get('etag')).toBe('"1"');
     expect(body.version).toBe(1);
-    const list = await readJson<Page<Record_>>(await api(resource.listPath(record), { token }));
+    const list = await readJson<Page<Stored>>(await api(resource.listPath(record), { token }));
     expect(list.body.items.find((item) => item.id === record.id)?.version).toBe(1);
   });
 
   it('saves with the matching If-Match, one version on, and names the new version', async () => {
     const { record, token } = await resource.create();
     const res = await patch(resource, record, token, 0, '"1"');
-    const { status, headers, body, text } = await readJson<Record_>(res);
+    const { status, headers, body, text } = await readJson<Stored>(res);
     expect(status, text).toBe(200);
     expect(body.version).toBe(2);
     expect(headers.get('etag')).toBe('"2"');
@@ -158,7 +158,7 @@ describe.each(Object.entries(RESOURCES))('%s', (_, resource) => {
     const { record, token } = await resource.create();
     const res = await patch(resource, record, token, 0, ifMatch);
     expect(res.status, await res.clone().text()).toBe(200);
-    expect((await res.json<Record_>()).version).toBe(2);
+    expect((await res.json<Stored>()).version).toBe(2);
   });
 
   it('refuses a save made from an older version with 412 and the current record, changing nothing', async () => {
@@ -168,7 +168,7 @@ describe.each(Object.entries(RESOURCES))('%s', (_, resource) => {
     const entries = await auditCount(resource.entity, record.id);
 
     const res = await patch(resource, record, token, 1, '"1"');
-    const { status, headers, body } = await readJson<Record_>(res);
+    const { status, headers, body } = await readJson<Stored>(res);
     expect(status).toBe(412);
     expect(body).toEqual(current.body);
     expect(headers.get('etag')).toBe('"2"');
@@ -180,10 +180,10 @@ describe.each(Object.entries(RESOURCES))('%s', (_, resource) => {
     const { record, token } = await resource.create();
     const first = await patch(resource, record, token, 0);
     expect(first.status).toBe(200);
-    expect((await first.json<Record_>()).version).toBe(2);
+    expect((await first.json<Stored>()).version).toBe(2);
     const second = await patch(resource, record, token, 1);
     expect(second.status).toBe(200);
-    expect((await second.json<Record_>()).version).toBe(3);
+    expect((await second.json<Stored>()).version).toBe(3);
   });
 
   it.each(['"abc"', 'W/', '"1", "2"', '"-1"', '""', '1.5'])('answers a malformed If-Match %j with 400 and changes nothing', async (ifMatch) => {
@@ -199,8 +199,8 @@ describe.each(Object.entries(RESOURCES))('%s', (_, resource) => {
     const entries = await auditCount(resource.entity, record.id);
     const answers = await Promise.all([patch(resource, record, token, 0, '"1"'), patch(resource, record, token, 0, '"1"')]);
     expect(answers.map((res) => res.status).sort()).toEqual([200, 412]);
-    const winner = await (answers.find((res) => res.status === 200) as Response).json<Record_>();
-    const loser = await (answers.find((res) => res.status === 412) as Response).json<Record_>();
+    const winner = await (answers.find((res) => res.status === 200) as Response).json<Stored>();
+    const loser = await (answers.find((res) => res.status === 412) as Response).json<Stored>();
     expect(winner.version).toBe(2);
     expect(loser).toEqual(winner);
     expect((await get(resource, record.id, token)).body.version).toBe(2);
