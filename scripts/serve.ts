@@ -15,6 +15,8 @@ export interface ServeOptions {
   pages?: boolean;
   /** Lets `GET /cdn-cgi/handler/scheduled` run the Cron Trigger's handler, for the backup figures. */
   triggerHandlers?: boolean;
+  /** Opens the inspector on this port, for figures read from inside the Worker's isolate. */
+  inspectorPort?: number;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface ServeOptions {
  * live-reload proxy sits in front of every request, adds about 15 ms to each, and now and then
  * left a page's script requests unanswered for 30 s.
  */
-export const serveBuilt = async ({ port, stateDir, upstream, quiet, pages = true, triggerHandlers = false }: ServeOptions) => {
+export const serveBuilt = async ({ port, stateDir, upstream, quiet, pages = true, triggerHandlers = false, inspectorPort }: ServeOptions) => {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(BUILT_CONFIG);
   const mf = new Miniflare({
     ...workerOptions,
@@ -46,6 +48,7 @@ export const serveBuilt = async ({ port, stateDir, upstream, quiet, pages = true
     // address's ids and query values, which Miniflare's request log would print.
     logRequests: false,
     unsafeTriggerHandlers: triggerHandlers,
+    inspectorPort,
   });
   await mf.ready;
   return mf;

@@ -9,10 +9,12 @@ import { storedBackups } from '../../src/worker/provider/db/backup-list';
 import { withLocalEnv } from '../local-env';
 import { downloadBackup, restoreFile } from '../restore';
 import { serveBuilt } from '../serve';
+import { connectToWorker } from './inspector';
 import { SCALE_STATE_DIR } from './provider';
 import type { BenchRow } from './stats';
 
 const PORT = 9718;
+const INSPECTOR_PORT = 9716;
 const RESTORE_STATE_DIR = 'bench/.restore-state';
 const MEMORY_BUDGET_MB = 64;
 const MB = 1024 * 1024;
@@ -30,29 +32,50 @@ const workerdChildren = () =>
       }
     });
 
-const rssBytes = (pid: string) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+const statusKb = (pid: string, field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+
+/** How far each reading rose above its value before `work`, sampled every `everyMs` while it runs. */
+const peaksDuring = async <K extends string, T>(readers: Record<K, () => Promise<number> | number>, everyMs: number, work: Promise<T>) => {
+  const names = Object.keys(readers) as K[];
+  const readAll = () => Promise.all(names.map((name) => readers[name]()));
+  const base = await readAll();
+  const peak = [...base];
+  let running = true;
+  const sample = async () => (await readAll()).forEach((value, i) => (peak[i] = Math.max(peak[i] ?? value, value)));
+  const sampling = (async () => {
+    while (running) {
+      await sample();
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+  })();
+  const result = await work.finally(() => (running = false));
+  await sampling;
+  await sample();
+  return { result, growth: Object.fromEntries(names.map((name, i) => [name, (peak[i] ?? 0) - (base[i] ?? 0)])) as Record<K, number> };
+};
 
 /**
  * Runs the Cron Trigger's handler on the built Worker over the database in `stateDir`, as
- * Cloudflare would at 03:00, and samples the workerd process's resident memory while it runs.
+ * Cloudflare would at 03:00, and samples memory while it runs: the Worker's own JavaScript heap
+ * (what Cloudflare's 128 MB limit applies to) through the inspector, and the workerd process's
+ * resident memory. Locally that process also hosts the D1 and R2 simulators, whose SQLite page
+ * cache grows with the data read (D1 refuses `PRAGMA cache_size`); on Cloudflare they run apart.
  */
-const scheduledBackup = async (stateDir: string) => {
+const scheduledBackup = async (stateDir: string, measure = false) => {
   const before = workerdChildren();
-  const mf = await serveBuilt({ port: PORT, stateDir, quiet: true, pages: false, triggerHandlers: true });
+  const mf = await serveBuilt({ port: PORT, stateDir, quiet: true, pages: false, triggerHandlers: true, inspectorPort: measure ? INSPECTOR_PORT : undefined });
+  const worker = measure ? await connectToWorker(INSPECTOR_PORT) : null;
   try {
     const pid = workerdChildren().find((candidate) => !before.includes(candidate));
     if (!pid) throw new Error('could not find the workerd process');
-    const base = rssBytes(pid);
-    let peak = base;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(pid))), 50);
     const start = performance.now();
-    const res = await fetch(`http://127.0.0.1:${PORT}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent('0 3 * * *')}`);
+    const run = fetch(`http://127.0.0.1:${PORT}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent('0 3 * * *')}`);
+    const { result: res, growth } = await peaksDuring({ heap: () => worker?.heapUsed() ?? 0, rss: () => statusKb(pid, 'VmRSS') }, 100, run);
     const seconds = (performance.now() - start) / 1000;
-    clearInterval(sampler);
-    peak = Math.max(peak, rssBytes(pid));
     if (!res.ok) throw new Error(`the scheduled handler answered ${res.status}: ${await res.text()}`);
-    return { seconds, growth: peak - base };
+    return { seconds, heapGrowth: growth.heap, rssGrowth: growth.rss };
   } finally {
+    worker?.close();
     await mf.dispose();
   }
 };
@@ -94,12 +117,12 @@ const restoreMatches = async (key: string, folder: string) => {
 
 /** The backup at 100,000 tickets and 1,000,000 time entries: time, memory, and a full restore. */
 export const benchBackup = async (): Promise<BenchRow[]> => {
-  const { seconds, growth } = await scheduledBackup(SCALE_STATE_DIR);
+  const { seconds, heapGrowth, rssGrowth } = await scheduledBackup(SCALE_STATE_DIR, true);
   const backup = await newestBackup(SCALE_STATE_DIR);
   const folder = await mkdtemp(path.join(tmpdir(), 'staff-app-bench-restore-'));
   try {
     const restore = await restoreMatches(backup.key, folder);
-    const growthMb = growth / MB;
+    const heapMb = heapGrowth / MB;
     return [
       {
         figure: 'backup of the scale database, scheduled handler',
@@ -109,11 +132,20 @@ export const benchBackup = async (): Promise<BenchRow[]> => {
         value: seconds,
       },
       {
-        figure: 'workerd RSS growth during that backup',
-        measured: `${growthMb.toFixed(1)} MB`,
+        figure: "the Worker's heap growth during that backup (peak in use, less before)",
+        measured: `${heapMb.toFixed(1)} MB`,
         budget: `≤ ${MEMORY_BUDGET_MB} MB`,
-        pass: growthMb <= MEMORY_BUDGET_MB,
-        value: growthMb,
+        pass: heapMb <= MEMORY_BUDGET_MB,
+        value: heapMb,
+        detail: 'read through the inspector every 100 ms; the Worker alone, without the D1 and R2 simulators',
+      },
+      {
+        figure: 'workerd process RSS growth during that backup',
+        measured: `${(rssGrowth / MB).toFixed(1)} MB`,
+        budget: 'reported',
+        pass: true,
+        value: rssGrowth / MB,
+        detail: "the local D1 simulator's SQLite page cache, in the same process, grows with the data read",
       },
       {
         figure: 'restore of that backup equals the source row for row',

@@ -38,16 +38,13 @@ const HOP_BY_HOP = new Set([
 
 class TimeoutError extends Error {}
 
-const responseHeaders = (upstream: Headers): Headers => {
-  const named = (upstream.get('connection') ?? '')
-    .split(',')
-    .map((name) => name.trim().toLowerCase())
-    .filter(Boolean);
-  const headers = new Headers();
-  upstream.forEach((value, name) => {
-    if (!HOP_BY_HOP.has(name) && !named.includes(name)) headers.append(name, value);
-  });
-  return headers;
+/** The target's answer without hop-by-hop headers, including any its Connection header names. */
+const passedBack = (upstream: Response) => {
+  const response = new Response(upstream.body, upstream);
+  const { headers } = response;
+  for (const name of (headers.get('connection') ?? '').split(',')) if (name.trim()) headers.delete(name.trim());
+  for (const name of HOP_BY_HOP) headers.delete(name);
+  return response;
 };
 
 const withTimeout = async <T>(work: Promise<T>, ms: number, controller: AbortController): Promise<T> => {
@@ -96,14 +93,7 @@ export const passthrough = ({ embedded, timeoutMs = REQUEST_TIMEOUT_MS }: Passth
     shareNote(request, c.get('requestNote'));
     try {
       const send = upstreamBase ? fetch(request) : Promise.resolve(embedded.fetch(request, c.env, c.executionCtx));
-      const upstream = await withTimeout(send, timeoutMs, controller);
-      const response = new Response(upstream.body, {
-        status: upstream.status,
-        statusText: upstream.statusText,
-        headers: responseHeaders(upstream.headers),
-      });
-      response.headers.set('x-request-id', c.get('requestId'));
-      return response;
+      return passedBack(await withTimeout(send, timeoutMs, controller));
     } catch (error) {
       if (error instanceof TimeoutError) {
         return c.json({ message: `The API did not answer within ${timeoutMs / 1000} seconds` }, 504);

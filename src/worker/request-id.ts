@@ -13,6 +13,7 @@ export const requestIds = (): MiddlewareHandler<{ Variables: RequestIdVariables 
   const sent = c.req.header('x-request-id');
   const id = sent !== undefined && CALLER_REQUEST_ID.test(sent) ? sent : crypto.randomUUID();
   c.set('requestId', id);
-  c.header('X-Request-Id', id);
   await next();
+  // Set on the answer rather than through c.header() first, which makes Hono copy the answer.
+  c.res.headers.set('X-Request-Id', id);
 };
