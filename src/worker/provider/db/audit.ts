@@ -1,6 +1,6 @@
 import type { AuditQuery } from '../../../shared/schemas/audit';
 import type { AuditAction, AuditEntity, AuditEntry } from '../../../shared/types';
-import { pageOf, pageWindow } from '../http/pagination';
+import { pageOf, pageWindow } from './pagination';
 
 /**
  * The audit log (DESIGN.md §6). Every function here returns one prepared INSERT for the caller

@@ -1,7 +1,7 @@
 import { statementNumber, type InvoiceSource, type LineChanges, type LineListQuery, type LinePayload } from '../../../shared/schemas/invoices';
 import type { InvoiceLine, LinePage } from '../../../shared/types';
-import { conflict } from '../http/errors';
-import { pageOf, pageWindow } from '../http/pagination';
+import { Conflict } from '../errors/domain';
+import { pageOf, pageWindow } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, type AuditContext } from './audit';
 import { assertReferencesExist } from './references';
 import { NOW_SQL, assignments, setSql, valuesOf } from './sql';
@@ -134,12 +134,12 @@ const refusedEdit = async (db: D1Database, id: number, changes: LineChanges) => 
   const line = await findLine(db, id);
   if (!line) return null;
   if (line.statementStatus === 'issued' || line.statementStatus === 'paid') {
-    throw conflict(`This line is on statement ${line.statementNumber}, which is ${line.statementStatus}; it can no longer change`);
+    throw new Conflict(`This line is on statement ${line.statementNumber}, which is ${line.statementStatus}; it can no longer change`);
   }
   if (changes.status === 'draft' && line.statementId !== null) {
-    throw conflict(`This line is on statement ${line.statementNumber}; it cannot return to draft`);
+    throw new Conflict(`This line is on statement ${line.statementNumber}; it cannot return to draft`);
   }
-  throw conflict('The line changed meanwhile; reload it and try again');
+  throw new Conflict('The line changed meanwhile; reload it and try again');
 };
 
 /** Edits a line, keeping its amount and its open statement's total exact (DESIGN.md §10). */

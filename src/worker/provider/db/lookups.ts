@@ -1,10 +1,10 @@
 import type { AuditEntity, Company, TicketCategory } from '../../../shared/types';
 import type { ListQuery } from '../../../shared/schemas/list';
 import { nameKey } from '../../../shared/schemas/text';
-import { conflict } from '../http/errors';
-import { containsPattern, pageOf, pageWindow } from '../http/pagination';
+import { Conflict } from '../errors/domain';
+import { containsPattern, pageOf, pageWindow } from './pagination';
 import { auditCreated, auditDeleted, auditUpdated, jsonColumn, jsonFlag, type AuditContext, type AuditFields } from './audit';
-import { NOW_SQL, assignments, insertSql, setSql, uniqueOr409, valuesOf } from './sql';
+import { NOW_SQL, assignments, insertSql, setSql, uniqueOrConflict, valuesOf } from './sql';
 
 /** What differs between the lookup tables; the list, read, write and delete logic is shared. */
 interface LookupSpec<T> {
@@ -56,7 +56,7 @@ const lookupStore = <T>(spec: LookupSpec<T>) => {
 
     insert: async (db: D1Database, values: Record<string, unknown>, audit: AuditContext) => {
       const list = assignments(withNameKey(values), columns);
-      const [inserted] = await uniqueOr409(
+      const [inserted] = await uniqueOrConflict(
         db.batch<Record<string, unknown>>([
           db.prepare(insertSql(spec.table, list)).bind(...valuesOf(list)),
           auditCreated(db, audit, target),
@@ -69,7 +69,7 @@ const lookupStore = <T>(spec: LookupSpec<T>) => {
     update: async (db: D1Database, id: number, changes: Record<string, unknown>, audit: AuditContext) => {
       const list = assignments(withNameKey(changes), columns);
       const set = [setSql(list, 2), `updated_at = ${NOW_SQL}`].filter(Boolean).join(', ');
-      const [, updated] = await uniqueOr409(
+      const [, updated] = await uniqueOrConflict(
         db.batch<Record<string, unknown>>([
           auditUpdated(db, audit, { ...target, id, values: changes }),
           db.prepare(`UPDATE ${spec.table} SET ${set} WHERE id = ?1 RETURNING *`).bind(id, ...valuesOf(list)),
@@ -86,7 +86,7 @@ const lookupStore = <T>(spec: LookupSpec<T>) => {
         spec.usedBy.map(({ table, column }) => db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?1`).bind(id)),
       );
       const inUse = spec.usedBy.filter((_, i) => (uses[i]?.results[0]?.n ?? 0) > 0).map((use) => use.noun);
-      if (inUse.length) throw conflict(`This ${spec.noun} is still used by ${inUse.join(' and ')}`);
+      if (inUse.length) throw new Conflict(`This ${spec.noun} is still used by ${inUse.join(' and ')}`);
       const [, deleted] = await db.batch([
         auditDeleted(db, audit, { ...target, id }),
         db.prepare(`DELETE FROM ${spec.table} WHERE id = ?1`).bind(id),

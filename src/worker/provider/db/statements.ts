@@ -6,11 +6,11 @@ import {
 } from '../../../shared/schemas/invoices';
 import type { ListQuery } from '../../../shared/schemas/list';
 import type { Statement, StatementDetail, StatementIssuer } from '../../../shared/types';
-import { badRequest, conflict } from '../http/errors';
-import { pageOf, pageWindow } from '../http/pagination';
+import { Conflict, Invalid } from '../errors/domain';
+import { pageOf, pageWindow } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, type AuditContext } from './audit';
 import { LINE_SELECT, STATEMENT_SUM, toLine } from './invoices';
-import { NOW_SQL, uniqueOr409 } from './sql';
+import { NOW_SQL, uniqueOrConflict } from './sql';
 
 type Row = Record<string, unknown>;
 
@@ -126,11 +126,11 @@ const nothingGenerated = async (db: D1Database, { period, companyId }: Statement
     .bind(period, companyId ?? null)
     .first<number>('n');
   if (companies && companies > 1) {
-    return badRequest(`The unbilled lines of ${period} belong to ${companies} companies; choose one`, {
+    return new Invalid(`The unbilled lines of ${period} belong to ${companies} companies; choose one`, {
       companyId: ['Choose the company to bill'],
     });
   }
-  return badRequest(`Nothing to bill for ${period}: no approved GIFS SLA or Azure lines are waiting for a statement`, {
+  return new Invalid(`Nothing to bill for ${period}: no approved GIFS SLA or Azure lines are waiting for a statement`, {
     period: ['No approved lines to bill'],
   });
 };
@@ -140,7 +140,7 @@ const nothingGenerated = async (db: D1Database, { period, companyId }: Statement
  * again bills the lines added since as a supplementary statement; nothing to bill is a 400.
  */
 export const generateStatement = async (db: D1Database, request: StatementRequest, issuer: StatementIssuer, audit: AuditContext) => {
-  const [inserted] = await uniqueOr409(db.batch<{ id: number }>(generation(db, request, audit)), 'Another statement was generated at the same time; try again');
+  const [inserted] = await uniqueOrConflict(db.batch<{ id: number }>(generation(db, request, audit)), 'Another statement was generated at the same time; try again');
   const id = inserted?.results[0]?.id;
   if (id === undefined) throw await nothingGenerated(db, request);
   return findStatement(db, id, issuer) as Promise<StatementDetail>;
@@ -202,9 +202,9 @@ const refusedMove = async (db: D1Database, id: number, { status, from }: Stateme
   const current = await db.prepare('SELECT status, period, sequence FROM statements WHERE id = ?1').bind(id).first<{ status: string; period: string; sequence: number }>();
   if (!current) return null;
   const name = statementNumber(current.period, current.sequence);
-  if (from && from !== current.status) return conflict(`Statement ${name} is ${current.status}, not ${from}; reload it to see what changed`);
+  if (from && from !== current.status) return new Conflict(`Statement ${name} is ${current.status}, not ${from}; reload it to see what changed`);
   const verb = status === 'void' ? 'voided' : `marked ${status}`;
-  return conflict(`Statement ${name} is ${current.status}; a ${current.status} statement cannot be ${verb}`);
+  return new Conflict(`Statement ${name} is ${current.status}; a ${current.status} statement cannot be ${verb}`);
 };
 
 /** Moves a statement one step: open → issued → paid, or issued → void (DESIGN.md §10). */

@@ -1,6 +1,6 @@
 import { MINUTES_PER_DAY, type CommentPayload, type TimeEntryPayload } from '../../../shared/schemas/tickets';
 import type { TicketComment, TimeEntry } from '../../../shared/types';
-import { conflict } from '../http/errors';
+import { Conflict } from '../errors/domain';
 import { auditCreated, jsonColumn, jsonFlag, type AuditContext } from './audit';
 
 type Row = Record<string, unknown>;
@@ -87,6 +87,6 @@ export const insertTimeEntry = async (db: D1Database, ticketId: number, author: 
     auditCreated(db, author, AUDIT_TIME),
   ]);
   const row = inserted?.results[0];
-  if (!row) throw conflict(`Time logged on ${entry.workDate} would come to more than 24 hours`);
+  if (!row) throw new Conflict(`Time logged on ${entry.workDate} would come to more than 24 hours`);
   return toTimeEntry(row);
 };

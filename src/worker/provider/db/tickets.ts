@@ -1,6 +1,6 @@
 import type { TicketChanges, TicketListQuery, TicketPayload, TicketSort } from '../../../shared/schemas/tickets';
 import type { Ticket } from '../../../shared/types';
-import { pageOf, pageWindow } from '../http/pagination';
+import { pageOf, pageWindow } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, type AuditContext, type AuditFields } from './audit';
 import { assertReferencesExist } from './references';
 import { searchTerms } from './search-terms';

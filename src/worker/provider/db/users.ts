@@ -1,9 +1,9 @@
 import type { Role, User } from '../../../shared/types';
 import type { UserListQuery } from '../../../shared/schemas/users';
-import { conflict } from '../http/errors';
-import { containsPattern, pageOf, pageWindow } from '../http/pagination';
+import { Conflict } from '../errors/domain';
+import { containsPattern, pageOf, pageWindow } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, jsonFlag, type AuditContext, type AuditFields } from './audit';
-import { NOW_SQL, uniqueOr409 } from './sql';
+import { NOW_SQL, uniqueOrConflict } from './sql';
 
 interface UserRow {
   id: number;
@@ -87,7 +87,7 @@ export interface NewUser {
 }
 
 export const insertUser = async (db: D1Database, user: NewUser, audit: AuditContext) => {
-  const [inserted] = await uniqueOr409(
+  const [inserted] = await uniqueOrConflict(
     db.batch<UserRow>([
       db
         .prepare(
@@ -127,7 +127,7 @@ const removesAdmin = (changes: UserChanges) => changes.isActive === false || (ch
  */
 export const updateUser = async (db: D1Database, id: number, changes: UserChanges, audit: AuditContext, action: 'update' | 'password' = 'update') => {
   const guard = removesAdmin(changes) ? KEEPS_AN_ADMIN : undefined;
-  const [, updated] = await uniqueOr409(
+  const [, updated] = await uniqueOrConflict(
     db.batch<UserRow>([
       auditUpdated(db, audit, {
         action,
@@ -167,7 +167,7 @@ export const updateUser = async (db: D1Database, id: number, changes: UserChange
   const row = updated?.results[0];
   if (row) return { user: toUser(row), sessionVersion: row.session_version };
   // The WHERE matched nothing: either there is no such user or the guard refused.
-  if (guard && (await findUser(db, id))) throw conflict(LAST_ADMIN);
+  if (guard && (await findUser(db, id))) throw new Conflict(LAST_ADMIN);
   return null;
 };
 

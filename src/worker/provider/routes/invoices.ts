@@ -12,16 +12,16 @@ import {
 import { listQuerySchema } from '../../../shared/schemas/list';
 import { allLines, findLine, insertLine, listLines, updateLine } from '../db/invoices';
 import { findStatement, generateStatement, listStatements, moveStatement } from '../db/statements';
+import { NotFound } from '../errors/domain';
 import { auditContext } from '../http/audit-context';
 import { requireAuth, requireRole, type ProviderEnv } from '../http/auth';
-import { notFound } from '../http/errors';
 import { issuerOf } from '../http/issuer';
 import { foundOr404, readId } from '../http/params';
 import { readBody, readQuery } from '../http/validate';
 
 const sourceOf = (c: Context) => {
   const source = c.req.param('source');
-  if (!INVOICE_SOURCES.includes(source as InvoiceSource)) throw notFound(`Unknown invoice source '${String(source).slice(0, 40)}'`);
+  if (!INVOICE_SOURCES.includes(source as InvoiceSource)) throw new NotFound(`Unknown invoice source '${String(source).slice(0, 40)}'`);
   return source as InvoiceSource;
 };
 

@@ -1,0 +1,27 @@
+/**
+ * What the data layer reports when it refuses or finds nothing. It knows no HTTP: the provider's
+ * onError turns each into its status and body once (http/errors.ts).
+ */
+export class DomainError extends Error {}
+
+/** The record asked for does not exist; the message names it ('Ticket not found'). */
+export class NotFound extends DomainError {}
+
+/** The write breaks a rule about the data as it stands (a taken name, a frozen line, a stale step). */
+export class Conflict extends DomainError {}
+
+/** The request's values cannot be used; `errors` names the fields at fault. */
+export class Invalid extends DomainError {
+  constructor(
+    message: string,
+    readonly errors?: Record<string, string[]>,
+  ) {
+    super(message);
+  }
+}
+
+/** The found record, or NotFound naming what was not found. */
+export const found = <T>(value: T | null, noun: string): T => {
+  if (value === null) throw new NotFound(`${noun} not found`);
+  return value;
+};
