@@ -1,36 +1,30 @@
-import type { AuditEntity, Company, TicketCategory } from '../../../shared/types';
+import type { AuditEntity } from '../../../shared/types';
 import type { ListQuery } from '../../../shared/schemas/list';
 import { nameKey } from '../../../shared/schemas/text';
 import { Conflict } from '../errors/domain';
-import { containsPattern, pageOf, pageWindow } from './pagination';
+import { containsPattern, pageOf, pageWindow, totalOf } from './pagination';
+import { rowsOf, toCompany, toTicketCategory, written } from './rows';
 import { auditCreated, auditDeleted, auditUpdated, jsonColumn, jsonFlag, type AuditContext, type AuditFields } from './audit';
 import { NOW_SQL, assignments, insertSql, setSql, uniqueOrConflict, valuesOf } from './sql';
 
 /** What differs between the lookup tables; the list, read, write and delete logic is shared. */
-interface LookupSpec<T> {
+interface LookupSpec<R, T> {
   table: string;
   entity: AuditEntity;
   noun: string;
   /** API field → column, for the writable fields. */
   columns: Record<string, string>;
-  toApi: (row: Record<string, unknown>) => T;
+  toApi: (row: R) => T;
   /** Tables whose rows point at a lookup row, which then cannot be deleted. */
   usedBy: { table: string; column: string; noun: string }[];
 }
-
-const base = (row: Record<string, unknown>) => ({
-  id: row.id as number,
-  isActive: row.is_active === 1,
-  createdAt: row.created_at as string,
-  updatedAt: row.updated_at as string,
-});
 
 // The name's look-alike-proof key is written in the same INSERT or UPDATE as the name, where the
 // UNIQUE index on name_key refuses a twin even when two requests race.
 const withNameKey = (fields: Record<string, unknown>) =>
   typeof fields.name === 'string' ? { ...fields, nameKey: nameKey(fields.name) } : fields;
 
-const lookupStore = <T>(spec: LookupSpec<T>) => {
+const lookupStore = <R, T>(spec: LookupSpec<R, T>) => {
   const taken = `A ${spec.noun} with this name already exists`;
   const columns = { ...spec.columns, nameKey: 'name_key' };
   const fields: AuditFields = Object.fromEntries(
@@ -42,35 +36,35 @@ const lookupStore = <T>(spec: LookupSpec<T>) => {
       const { limit, offset } = pageWindow(query);
       const where = query.q ? "WHERE name LIKE ?1 ESCAPE '\\'" : '';
       const params = query.q ? [containsPattern(query.q)] : [];
-      const [rows, count] = await db.batch<Record<string, unknown>>([
+      const [rows, count] = await db.batch([
         db.prepare(`SELECT * FROM ${spec.table} ${where} ORDER BY name COLLATE NOCASE, id LIMIT ${limit} OFFSET ${offset}`).bind(...params),
         db.prepare(`SELECT count(*) AS total FROM ${spec.table} ${where}`).bind(...params),
       ]);
-      return pageOf(rows.results.map(spec.toApi), (count.results[0]?.total as number) ?? 0, query);
+      return pageOf(rowsOf<R>(rows).map(spec.toApi), totalOf(count), query);
     },
 
     get: async (db: D1Database, id: number) => {
-      const row = await db.prepare(`SELECT * FROM ${spec.table} WHERE id = ?1`).bind(id).first();
+      const row = await db.prepare(`SELECT * FROM ${spec.table} WHERE id = ?1`).bind(id).first<R>();
       return row ? spec.toApi(row) : null;
     },
 
     insert: async (db: D1Database, values: Record<string, unknown>, audit: AuditContext) => {
       const list = assignments(withNameKey(values), columns);
       const [inserted] = await uniqueOrConflict(
-        db.batch<Record<string, unknown>>([
+        db.batch<R>([
           db.prepare(insertSql(spec.table, list)).bind(...valuesOf(list)),
           auditCreated(db, audit, target),
         ]),
         taken,
       );
-      return spec.toApi(inserted?.results[0] as Record<string, unknown>);
+      return spec.toApi(written(inserted?.results[0], spec.noun));
     },
 
     update: async (db: D1Database, id: number, changes: Record<string, unknown>, audit: AuditContext) => {
       const list = assignments(withNameKey(changes), columns);
       const set = [setSql(list, 2), `updated_at = ${NOW_SQL}`].filter(Boolean).join(', ');
       const [, updated] = await uniqueOrConflict(
-        db.batch<Record<string, unknown>>([
+        db.batch<R>([
           auditUpdated(db, audit, { ...target, id, values: changes }),
           db.prepare(`UPDATE ${spec.table} SET ${set} WHERE id = ?1 RETURNING *`).bind(id, ...valuesOf(list)),
         ]),
@@ -96,21 +90,15 @@ const lookupStore = <T>(spec: LookupSpec<T>) => {
   };
 };
 
-export type LookupStore = ReturnType<typeof lookupStore>;
+/** One lookup table's calls, answering in its API shape `T`. */
+export type LookupStore<T> = ReturnType<typeof lookupStore<unknown, T>>;
 
-export const companies = lookupStore<Company>({
+export const companies = lookupStore({
   table: 'companies',
   entity: 'company',
   noun: 'company',
   columns: { name: 'name', code: 'code', email: 'email', phone: 'phone', address: 'address', isActive: 'is_active' },
-  toApi: (row) => ({
-    ...base(row),
-    name: row.name as string,
-    code: row.code as string,
-    email: row.email as string,
-    phone: row.phone as string,
-    address: row.address as string,
-  }),
+  toApi: toCompany,
   usedBy: [
     { table: 'tickets', column: 'company_id', noun: 'tickets' },
     { table: 'invoice_lines', column: 'company_id', noun: 'invoice lines' },
@@ -118,11 +106,11 @@ export const companies = lookupStore<Company>({
   ],
 });
 
-export const ticketCategories = lookupStore<TicketCategory>({
+export const ticketCategories = lookupStore({
   table: 'ticket_categories',
   entity: 'ticket_category',
   noun: 'ticket category',
   columns: { name: 'name', description: 'description', isActive: 'is_active' },
-  toApi: (row) => ({ ...base(row), name: row.name as string, description: row.description as string }),
+  toApi: toTicketCategory,
   usedBy: [{ table: 'tickets', column: 'category_id', noun: 'tickets' }],
 });

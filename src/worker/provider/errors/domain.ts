@@ -20,8 +20,3 @@ export class Invalid extends DomainError {
   }
 }
 
-/** The found record, or NotFound naming what was not found. */
-export const found = <T>(value: T | null, noun: string): T => {
-  if (value === null) throw new NotFound(`${noun} not found`);
-  return value;
-};

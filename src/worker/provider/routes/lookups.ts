@@ -15,7 +15,7 @@ import { foundOr404, readId } from '../http/params';
 import { readBody, readQuery } from '../http/validate';
 
 /** List, create, read, edit and delete for one lookup table; every role reads, admins write. */
-const lookupRoutes = (store: LookupStore, noun: string, permission: Permission, create: ObjectSchema<AnyObject>, update: ObjectSchema<AnyObject>) => {
+const lookupRoutes = <T>(store: LookupStore<T>, noun: string, permission: Permission, create: ObjectSchema<AnyObject>, update: ObjectSchema<AnyObject>) => {
   const adminOnly = requireRole(permission);
   return new Hono<ProviderEnv>()
     .use(requireAuth)
