@@ -1,7 +1,15 @@
-/** Response shapes of the provider API (DESIGN.md §3). */
+import type { Role } from './permissions';
+import type { AuditAction, AuditEntity } from './schemas/audit';
+import type { InvoiceSource, LineStatus, StatementStatus } from './schemas/invoices';
+import type { ReportBucket, TicketReportGroup } from './schemas/reports';
+import type { TicketPriority, TicketStatus } from './schemas/tickets';
 
-/** What a user may do (DESIGN.md §6): staff < billing < admin. */
-export type Role = 'admin' | 'billing' | 'staff';
+/**
+ * Response shapes of the provider API (DESIGN.md §3). Their unions come from the shared schemas'
+ * const arrays, which the provider validates against.
+ */
+
+export type { AuditAction, AuditEntity, Role };
 
 export interface LoginResponse {
   token: string;
@@ -91,8 +99,8 @@ export interface Ticket {
   id: number;
   title: string;
   description: string;
-  status: 'open' | 'in_progress' | 'on_hold' | 'resolved' | 'closed';
-  priority: 'low' | 'normal' | 'high' | 'urgent';
+  status: TicketStatus;
+  priority: TicketPriority;
   companyId: number | null;
   companyName: string | null;
   categoryId: number | null;
@@ -130,7 +138,7 @@ export interface TimeEntry {
 
 export interface InvoiceLine {
   id: number;
-  source: 'autofi' | '3dtracking' | 'gifs-sla' | 'gifs-azure';
+  source: InvoiceSource;
   companyId: number | null;
   companyName: string | null;
   period: string;
@@ -139,9 +147,9 @@ export interface InvoiceLine {
   unitPriceCents: number;
   amountCents: number;
   reference: string;
-  status: 'draft' | 'approved' | 'invoiced';
+  status: LineStatus;
   statementId: number | null;
-  statementStatus: Statement['status'] | null;
+  statementStatus: StatementStatus | null;
   statementNumber: string | null;
   createdAt: string;
   updatedAt: string;
@@ -159,7 +167,7 @@ export interface Statement {
   companyId: number | null;
   companyName: string | null;
   period: string;
-  status: 'open' | 'issued' | 'paid' | 'void';
+  status: StatementStatus;
   issuedAt: string | null;
   voidedAt: string | null;
   voidReason: string | null;
@@ -196,10 +204,10 @@ export interface TimesheetReport {
 export interface TicketReport {
   from: string;
   to: string;
-  groupBy: string;
+  groupBy: TicketReportGroup;
   groups: { key: string; label: string; count: number }[];
   series: { bucket: string; opened: number; resolved: number }[];
-  bucket: 'day' | 'month';
+  bucket: ReportBucket;
   totals: { opened: number; resolved: number };
   medianResolveHours: number | null;
 }
@@ -220,9 +228,6 @@ export interface ChangePasswordResponse {
   message: string;
   token: string;
 }
-
-export type AuditEntity = 'user' | 'ticket' | 'company' | 'ticket_category' | 'invoice_line' | 'statement' | 'backup' | 'session';
-export type AuditAction = 'create' | 'update' | 'delete' | 'comment' | 'time' | 'password' | 'login' | 'login_failed' | 'backup';
 
 /**
  * One audit log entry (DESIGN.md §6). `changes` maps API field names to [before, after]; a

@@ -1,8 +1,9 @@
+import type { ReportBucket } from '../../../shared/schemas/reports';
 import { rowsOf } from './rows';
 
 const DAY_MS = 86_400_000;
 
-export type BucketSize = 'day' | 'month';
+export type BucketSize = ReportBucket;
 
 /** A labelled half-open time range [start, end) in the stored ISO text form. */
 export interface Bucket {

@@ -1,4 +1,4 @@
-import type { InvoiceSource, LineChanges, LineListQuery, LinePayload } from '../../../shared/schemas/invoices';
+import { isBilled, type InvoiceSource, type LineChanges, type LineListQuery, type LinePayload } from '../../../shared/schemas/invoices';
 import type { LinePage } from '../../../shared/types';
 import { Conflict } from '../errors/domain';
 import { pageOf, pageWindow } from './pagination';
@@ -111,7 +111,7 @@ const lineEdit = (db: D1Database, id: number, changes: LineChanges, audit: Audit
 const refusedEdit = async (db: D1Database, id: number, changes: LineChanges) => {
   const line = await findLine(db, id);
   if (!line) return null;
-  if (line.statementStatus === 'issued' || line.statementStatus === 'paid') {
+  if (isBilled(line.statementStatus)) {
     throw new Conflict(`This line is on statement ${line.statementNumber}, which is ${line.statementStatus}; it can no longer change`);
   }
   if (changes.status === 'draft' && line.statementId !== null) {

@@ -83,7 +83,7 @@ const LONG_RANGE_DAYS = 62;
  * over two months), and the median time to resolve of the tickets resolved in the range.
  */
 export const ticketReport = async (db: D1Database, query: TicketReportQuery): Promise<TicketReport> => {
-  const group = GROUPS[query.groupBy as keyof typeof GROUPS];
+  const group = GROUPS[query.groupBy];
   // Stored times are ISO text, so a range of days is a text range on them.
   const from = `${query.from}T00:00:00.000Z`;
   const to = `${query.to}T23:59:59.999Z`;
