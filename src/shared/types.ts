@@ -2,6 +2,7 @@ import type { Role } from './permissions';
 import type { AuditAction, AuditEntity } from './schemas/audit';
 import type { InvoiceSource, LineStatus, StatementStatus } from './schemas/invoices';
 import type { ReportBucket, TicketReportGroup } from './schemas/reports';
+import type { SearchResultType } from './schemas/search';
 import type { TicketPriority, TicketStatus } from './schemas/tickets';
 
 /**
@@ -243,4 +244,12 @@ export interface AuditEntry {
   entityId: number | null;
   changes: Record<string, [unknown, unknown]>;
   requestId: string | null;
+}
+
+/** One hit of `GET search` (DESIGN.md §7). */
+export interface SearchResult {
+  type: SearchResultType;
+  id: number;
+  title: string;
+  subtitle: string;
 }

@@ -1,6 +1,6 @@
 import { useId, useRef } from 'react';
 import useSWR from 'swr';
-import type { SearchResult } from '../../../shared/schemas/search';
+import type { SearchResult } from '../../../shared/types';
 import type { InvoiceLine } from '../../../shared/types';
 import { apiRequest } from '../../lib/api';
 import { withQuery } from '../../lib/use-api';

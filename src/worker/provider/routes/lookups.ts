@@ -12,19 +12,25 @@ import { companies, ticketCategories, type LookupStore } from '../db/lookups';
 import { auditContext } from '../http/audit-context';
 import { requireAuth, requireRole, type ProviderEnv } from '../http/auth';
 import { foundOr404, readId } from '../http/params';
-import { readBody, readQuery } from '../http/validate';
+import { jsonBody, queryOf } from '../http/validate';
 
 /** List, create, read, edit and delete for one lookup table; every role reads, admins write. */
-const lookupRoutes = <T>(store: LookupStore<T>, noun: string, permission: Permission, create: ObjectSchema<AnyObject>, update: ObjectSchema<AnyObject>) => {
+const lookupRoutes = <T, C extends ObjectSchema<AnyObject>, U extends ObjectSchema<AnyObject>>(
+  store: LookupStore<T>,
+  noun: string,
+  permission: Permission,
+  create: C,
+  update: U,
+) => {
   const adminOnly = requireRole(permission);
   return new Hono<ProviderEnv>()
     .use(requireAuth)
-    .get('/', async (c) => c.json(await store.list(c.env.DB, await readQuery(c, listQuerySchema))))
-    .post('/', adminOnly, async (c) => c.json(await store.insert(c.env.DB, await readBody(c, create), auditContext(c)), 201))
+    .get('/', queryOf(listQuerySchema), async (c) => c.json(await store.list(c.env.DB, c.req.valid('query'))))
+    .post('/', adminOnly, jsonBody(create), async (c) => c.json(await store.insert(c.env.DB, c.req.valid('json'), auditContext(c)), 201))
     .get('/:id', async (c) => c.json(foundOr404(await store.get(c.env.DB, readId(c)), noun)))
-    .patch('/:id', adminOnly, async (c) => {
+    .patch('/:id', adminOnly, jsonBody(update), async (c) => {
       const id = readId(c);
-      return c.json(foundOr404(await store.update(c.env.DB, id, await readBody(c, update), auditContext(c)), noun));
+      return c.json(foundOr404(await store.update(c.env.DB, id, c.req.valid('json'), auditContext(c)), noun));
     })
     .delete('/:id', adminOnly, async (c) => {
       foundOr404((await store.remove(c.env.DB, readId(c), auditContext(c))) || null, noun);
