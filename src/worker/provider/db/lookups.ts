@@ -1,4 +1,4 @@
-import type { AuditEntity } from '../../../shared/types';
+import type { AuditEntity, Versioned } from '../../../shared/types';
 import type { ListQuery } from '../../../shared/schemas/list';
 import { nameKey } from '../../../shared/schemas/text';
 import { Conflict } from '../errors/domain';
@@ -6,6 +6,7 @@ import { containsPattern, pageOf, pageWindow, totalOf } from './pagination';
 import { rowsOf, toCompany, toTicketCategory, written } from './rows';
 import { auditCreated, auditDeleted, auditUpdated, jsonColumn, jsonFlag, type AuditContext, type AuditFields } from './audit';
 import { NOW_SQL, assignments, insertSql, setSql, uniqueOrConflict, valuesOf } from './sql';
+import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
 
 /** What differs between the lookup tables; the list, read, write and delete logic is shared. */
 interface LookupSpec<R, T> {
@@ -24,13 +25,17 @@ interface LookupSpec<R, T> {
 const withNameKey = (fields: Record<string, unknown>) =>
   typeof fields.name === 'string' ? { ...fields, nameKey: nameKey(fields.name) } : fields;
 
-const lookupStore = <R, T>(spec: LookupSpec<R, T>) => {
+const lookupStore = <R, T extends Versioned>(spec: LookupSpec<R, T>) => {
   const taken = `A ${spec.noun} with this name already exists`;
   const columns = { ...spec.columns, nameKey: 'name_key' };
   const fields: AuditFields = Object.fromEntries(
     Object.entries(spec.columns).map(([field, column]) => [field, field === 'isActive' ? jsonFlag(column) : jsonColumn(column)]),
   );
   const target = { entity: spec.entity, table: spec.table, fields };
+  const get = async (db: D1Database, id: number) => {
+    const row = await db.prepare(`SELECT * FROM ${spec.table} WHERE id = ?1`).bind(id).first<R>();
+    return row ? spec.toApi(row) : null;
+  };
   return {
     list: async (db: D1Database, query: ListQuery) => {
       const { limit, offset } = pageWindow(query);
@@ -43,10 +48,7 @@ const lookupStore = <R, T>(spec: LookupSpec<R, T>) => {
       return pageOf(rowsOf<R>(rows).map(spec.toApi), totalOf(count), query);
     },
 
-    get: async (db: D1Database, id: number) => {
-      const row = await db.prepare(`SELECT * FROM ${spec.table} WHERE id = ?1`).bind(id).first<R>();
-      return row ? spec.toApi(row) : null;
-    },
+    get,
 
     insert: async (db: D1Database, values: Record<string, unknown>, audit: AuditContext) => {
       const list = assignments(withNameKey(values), columns);
@@ -60,18 +62,23 @@ const lookupStore = <R, T>(spec: LookupSpec<R, T>) => {
       return spec.toApi(written(inserted?.results[0], spec.noun));
     },
 
-    update: async (db: D1Database, id: number, changes: Record<string, unknown>, audit: AuditContext) => {
+    /** Null when the id is unknown; with `version` (If-Match), StaleVersion when the row moved on from it. */
+    update: async (db: D1Database, id: number, changes: Record<string, unknown>, audit: AuditContext, version?: number) => {
       const list = assignments(withNameKey(changes), columns);
-      const set = [setSql(list, 2), `updated_at = ${NOW_SQL}`].filter(Boolean).join(', ');
+      const set = [setSql(list, 3), `updated_at = ${NOW_SQL}`, VERSION_BUMP].filter(Boolean).join(', ');
       const [, updated] = await uniqueOrConflict(
         db.batch<R>([
-          auditUpdated(db, audit, { ...target, id, values: changes }),
-          db.prepare(`UPDATE ${spec.table} SET ${set} WHERE id = ?1 RETURNING *`).bind(id, ...valuesOf(list)),
+          auditUpdated(db, audit, { ...target, id, values: changes, version }),
+          db
+            .prepare(`UPDATE ${spec.table} SET ${set} WHERE id = ?1 AND ${versionMatches(2)} RETURNING *`)
+            .bind(id, version ?? null, ...valuesOf(list)),
         ]),
         taken,
       );
       const row = updated?.results[0];
-      return row ? spec.toApi(row) : null;
+      if (row) return spec.toApi(row);
+      unlessStale(await get(db, id), version);
+      return null;
     },
 
     /** Deletes an unused row; false when the id is unknown, 409 while other rows refer to it. */
@@ -91,7 +98,7 @@ const lookupStore = <R, T>(spec: LookupSpec<R, T>) => {
 };
 
 /** One lookup table's calls, answering in its API shape `T`. */
-export type LookupStore<T> = ReturnType<typeof lookupStore<unknown, T>>;
+export type LookupStore<T extends Versioned> = ReturnType<typeof lookupStore<unknown, T>>;
 
 export const companies = lookupStore({
   table: 'companies',

@@ -29,7 +29,12 @@ interface Stamps {
   updated_at: string;
 }
 
-export interface UserRow extends Stamps {
+/** An editable record's row: its version rises with every change (migration 0008). */
+interface Editable extends Stamps {
+  version: number;
+}
+
+export interface UserRow extends Editable {
   id: number;
   first_name: string;
   surname: string;
@@ -40,7 +45,7 @@ export interface UserRow extends Stamps {
 }
 
 /** Every user column but the password hash. */
-export const USER_COLUMNS = 'id, first_name, surname, email, is_active, role, session_version, created_at, updated_at';
+export const USER_COLUMNS = 'id, first_name, surname, email, is_active, role, session_version, created_at, updated_at, version';
 
 export const toUser = (row: UserRow): User => ({
   id: row.id,
@@ -51,15 +56,16 @@ export const toUser = (row: UserRow): User => ({
   role: row.role,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  version: row.version,
 });
 
-interface LookupRow extends Stamps {
+interface LookupRow extends Editable {
   id: number;
   name: string;
   is_active: number;
 }
 
-const lookupBase = (row: LookupRow) => ({ id: row.id, isActive: flag(row.is_active), createdAt: row.created_at, updatedAt: row.updated_at });
+const lookupBase = (row: LookupRow) => ({ id: row.id, isActive: flag(row.is_active), createdAt: row.created_at, updatedAt: row.updated_at, version: row.version });
 
 export interface CompanyRow extends LookupRow {
   code: string;
@@ -96,7 +102,7 @@ export const TICKET_SELECT = `SELECT t.*, c.name AS company_name, k.name AS cate
   LEFT JOIN users a ON a.id = t.assignee_id
   LEFT JOIN users r ON r.id = t.reporter_id`;
 
-export interface TicketRow extends Stamps {
+export interface TicketRow extends Editable {
   id: number;
   title: string;
   description: string;
@@ -132,6 +138,7 @@ export const toTicket = (row: TicketRow): Ticket => ({
   resolvedAt: row.resolved_at,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  version: row.version,
 });
 
 /** The author's full name, for SELECTs that join users as `u`. */
@@ -187,7 +194,7 @@ export const toTimeEntry = (row: TimeEntryRow): TimeEntry => ({
 export const LINE_SELECT = `SELECT l.*, c.name AS company_name, s.status AS statement_status, s.period AS statement_period, s.sequence AS statement_sequence
   FROM invoice_lines l LEFT JOIN companies c ON c.id = l.company_id LEFT JOIN statements s ON s.id = l.statement_id`;
 
-export interface LineRow extends Stamps {
+export interface LineRow extends Editable {
   id: number;
   source: InvoiceSource;
   company_id: number | null;
@@ -222,13 +229,14 @@ export const toLine = (row: LineRow): InvoiceLine => ({
   statementNumber: row.statement_period !== null && row.statement_sequence !== null ? statementNumber(row.statement_period, row.statement_sequence) : null,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  version: row.version,
 });
 
 /** A statement with its company's name and address and the number of lines it bills. */
 export const STATEMENT_SELECT = `SELECT s.*, c.name AS company_name, c.address AS company_address, (SELECT count(*) FROM invoice_lines WHERE statement_id = s.id) AS line_count
   FROM statements s LEFT JOIN companies c ON c.id = s.company_id`;
 
-export interface StatementRow extends Stamps {
+export interface StatementRow extends Editable {
   id: number;
   period: string;
   sequence: number;
@@ -258,6 +266,7 @@ export const toStatement = (row: StatementRow): Statement => ({
   lineCount: row.line_count,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  version: row.version,
 });
 
 /** An audit entry with its actor's name. */

@@ -5,6 +5,7 @@ import { containsPattern, pageOf, pageWindow, totalOf } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, jsonFlag, type AuditContext, type AuditFields } from './audit';
 import { USER_COLUMNS, rowsOf, toUser, written, type UserRow } from './rows';
 import { NOW_SQL, uniqueOrConflict } from './sql';
+import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
 
 const EMAIL_TAKEN = 'Email address is already in use';
 
@@ -96,9 +97,16 @@ const removesAdmin = (changes: UserChanges) => changes.isActive === false || (ch
 /**
  * Applies only the given fields and records them in the audit log, in one batch. Deactivation,
  * a role change and a new password bump the session version in the same write, which ends the
- * user's other sessions. Returns null when the id is unknown, 409 for the last active admin.
+ * user's other sessions. Returns null when the id is unknown, 409 for the last active admin, and
+ * with `version` (If-Match) StaleVersion when the user is no longer at it.
  */
-export const updateUser = async (db: D1Database, id: number, changes: UserChanges, audit: AuditContext, action: 'update' | 'password' = 'update') => {
+export const updateUser = async (
+  db: D1Database,
+  id: number,
+  changes: UserChanges,
+  audit: AuditContext,
+  { action = 'update', version }: { action?: 'update' | 'password'; version?: number } = {},
+) => {
   const guard = removesAdmin(changes) ? KEEPS_AN_ADMIN : undefined;
   const [, updated] = await uniqueOrConflict(
     db.batch<UserRow>([
@@ -110,6 +118,7 @@ export const updateUser = async (db: D1Database, id: number, changes: UserChange
         fields: AUDIT_FIELDS,
         values: changes,
         guard,
+        version,
         marks: changes.passwordHash === undefined ? [] : PASSWORD_MARK,
       }),
       db
@@ -122,8 +131,9 @@ export const updateUser = async (db: D1Database, id: number, changes: UserChange
              role = coalesce(?6, role),
              password_hash = coalesce(?7, password_hash),
              session_version = session_version + (is_active IS NOT coalesce(?5, is_active) OR role IS NOT coalesce(?6, role) OR ?7 IS NOT NULL),
-             updated_at = ${NOW_SQL}
-           WHERE id = ?1${guard ? ` AND (${guard})` : ''} RETURNING ${USER_COLUMNS}`,
+             updated_at = ${NOW_SQL},
+             ${VERSION_BUMP}
+           WHERE id = ?1 AND ${versionMatches(8)}${guard ? ` AND (${guard})` : ''} RETURNING ${USER_COLUMNS}`,
         )
         .bind(
           id,
@@ -133,14 +143,15 @@ export const updateUser = async (db: D1Database, id: number, changes: UserChange
           changes.isActive === undefined ? null : Number(changes.isActive),
           changes.role ?? null,
           changes.passwordHash ?? null,
+          version ?? null,
         ),
     ]),
     EMAIL_TAKEN,
   );
   const row = updated?.results[0];
   if (row) return { user: toUser(row), sessionVersion: row.session_version };
-  // The WHERE matched nothing: either there is no such user or the guard refused.
-  if (guard && (await findUser(db, id))) throw new Conflict(LAST_ADMIN);
+  // The WHERE matched nothing: no such user, a stale version, or the guard refused.
+  if (unlessStale(await findUser(db, id), version) && guard) throw new Conflict(LAST_ADMIN);
   return null;
 };
 

@@ -1,3 +1,5 @@
+import type { Versioned } from '../../../shared/types';
+
 /**
  * What the data layer reports when it refuses or finds nothing. It knows no HTTP: the provider's
  * onError turns each into its status and body once (http/errors.ts).
@@ -20,3 +22,11 @@ export class Invalid extends DomainError {
   }
 }
 
+
+/** A write refused because the record is no longer at the version the caller edited: carries it as it now stands. */
+export class StaleVersion<T extends Versioned = Versioned> extends DomainError {
+  constructor(readonly current: T) {
+    super(`The record is now at version ${current.version}`);
+    this.name = 'StaleVersion';
+  }
+}

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ValidationError } from 'yup';
 import type { ErrorBody, ProblemBody } from '../../../shared/types';
-import { Conflict, Invalid, NotFound } from '../errors/domain';
+import { Conflict, Invalid, NotFound, StaleVersion } from '../errors/domain';
 
 /** An error that already knows its HTTP answer; anything else thrown is a 500. */
 export class HttpError extends Error {
@@ -49,6 +49,9 @@ export const validationFailed = (error: ValidationError) => {
   return badRequest(message, errors);
 };
 
+/** A record's version as its ETag: `"3"`. */
+export const etagOf = (version: number) => `"${version}"`;
+
 /** The one place a domain error gets its status; a conflict answers with a problem body (DESIGN.md §3). */
 const httpErrorOf = (error: Error) => {
   if (error instanceof ValidationError) return validationFailed(error);
@@ -59,6 +62,8 @@ const httpErrorOf = (error: Error) => {
 };
 
 export const onError = (error: Error, c: Context) => {
+  // DESIGN.md §10: the answer to a save made from an older version is the record as it now is.
+  if (error instanceof StaleVersion) return c.json(error.current, 412, { ETag: etagOf(error.current.version) });
   const known = httpErrorOf(error);
   if (known instanceof HttpError) return c.json(known.body, known.status, known.headers);
   console.error('provider: unhandled error', error);

@@ -17,6 +17,7 @@ import { requireAuth, requireRole, type ProviderEnv } from '../http/auth';
 import { issuerOf } from '../http/issuer';
 import { foundOr404, readId } from '../http/params';
 import { jsonBody, queryOf } from '../http/validate';
+import { readIfMatch, versioned } from '../http/versions';
 
 const sourceOf = (c: Context) => {
   const source = c.req.param('source') ?? '';
@@ -35,15 +36,17 @@ export const invoiceRoutes = new Hono<ProviderEnv>()
   .post('/gifs/statements', statementsRole, jsonBody(createStatementSchema), async (c) =>
     c.json(await generateStatement(c.env.DB, c.req.valid('json'), issuerOf(c.env), auditContext(c)), 201),
   )
-  .get('/gifs/statements/:id', async (c) => c.json(foundOr404(await findStatement(c.env.DB, readId(c), issuerOf(c.env)), 'Statement')))
+  .get('/gifs/statements/:id', async (c) => versioned(c, foundOr404(await findStatement(c.env.DB, readId(c), issuerOf(c.env)), 'Statement')))
   .patch('/gifs/statements/:id', statementsRole, jsonBody(updateStatementSchema), async (c) => {
     const id = readId(c);
-    return c.json(foundOr404(await moveStatement(c.env.DB, id, c.req.valid('json'), issuerOf(c.env), auditContext(c)), 'Statement'));
+    const version = readIfMatch(c);
+    return versioned(c, foundOr404(await moveStatement(c.env.DB, id, c.req.valid('json'), issuerOf(c.env), auditContext(c), version), 'Statement'));
   })
-  .get('/lines/:id', async (c) => c.json(foundOr404(await findLine(c.env.DB, readId(c)), 'Invoice line')))
+  .get('/lines/:id', async (c) => versioned(c, foundOr404(await findLine(c.env.DB, readId(c)), 'Invoice line')))
   .patch('/lines/:id', linesRole, jsonBody(updateLineSchema), async (c) => {
     const id = readId(c);
-    return c.json(foundOr404(await updateLine(c.env.DB, id, c.req.valid('json'), auditContext(c)), 'Invoice line'));
+    const version = readIfMatch(c);
+    return versioned(c, foundOr404(await updateLine(c.env.DB, id, c.req.valid('json'), auditContext(c), version), 'Invoice line'));
   })
   .get('/:source/lines.csv', queryOf(lineListQuerySchema), async (c) => {
     const source = sourceOf(c);

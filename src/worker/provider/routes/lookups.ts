@@ -8,14 +8,16 @@ import {
   updateCompanySchema,
   updateTicketCategorySchema,
 } from '../../../shared/schemas/lookups';
+import type { Versioned } from '../../../shared/types';
 import { companies, ticketCategories, type LookupStore } from '../db/lookups';
 import { auditContext } from '../http/audit-context';
 import { requireAuth, requireRole, type ProviderEnv } from '../http/auth';
 import { foundOr404, readId } from '../http/params';
 import { jsonBody, queryOf } from '../http/validate';
+import { readIfMatch, versioned } from '../http/versions';
 
 /** List, create, read, edit and delete for one lookup table; every role reads, admins write. */
-const lookupRoutes = <T, C extends ObjectSchema<AnyObject>, U extends ObjectSchema<AnyObject>>(
+const lookupRoutes = <T extends Versioned, C extends ObjectSchema<AnyObject>, U extends ObjectSchema<AnyObject>>(
   store: LookupStore<T>,
   noun: string,
   permission: Permission,
@@ -27,10 +29,11 @@ const lookupRoutes = <T, C extends ObjectSchema<AnyObject>, U extends ObjectSche
     .use(requireAuth)
     .get('/', queryOf(listQuerySchema), async (c) => c.json(await store.list(c.env.DB, c.req.valid('query'))))
     .post('/', adminOnly, jsonBody(create), async (c) => c.json(await store.insert(c.env.DB, c.req.valid('json'), auditContext(c)), 201))
-    .get('/:id', async (c) => c.json(foundOr404(await store.get(c.env.DB, readId(c)), noun)))
+    .get('/:id', async (c) => versioned(c, foundOr404(await store.get(c.env.DB, readId(c)), noun)))
     .patch('/:id', adminOnly, jsonBody(update), async (c) => {
       const id = readId(c);
-      return c.json(foundOr404(await store.update(c.env.DB, id, c.req.valid('json'), auditContext(c)), noun));
+      const version = readIfMatch(c);
+      return versioned(c, foundOr404(await store.update(c.env.DB, id, c.req.valid('json'), auditContext(c), version), noun));
     })
     .delete('/:id', adminOnly, async (c) => {
       foundOr404((await store.remove(c.env.DB, readId(c), auditContext(c))) || null, noun);
