@@ -1,7 +1,7 @@
-import type { Role } from './types';
-
 /** Every role, most powerful first. Here rather than with the user schemas: the sign-in page needs it, not yup. */
-export const ROLES: readonly Role[] = ['admin', 'billing', 'staff'];
+export const ROLES = ['admin', 'billing', 'staff'] as const;
+/** What a user may do (DESIGN.md §6): staff < billing < admin. */
+export type Role = (typeof ROLES)[number];
 
 /**
  * What each role may do beyond what every role may (DESIGN.md §6). The provider enforces these

@@ -1,7 +1,16 @@
-/** Response shapes of the provider API (DESIGN.md §3). */
+import type { Role } from './permissions';
+import type { AuditAction, AuditEntity } from './schemas/audit';
+import type { InvoiceSource, LineStatus, StatementStatus } from './schemas/invoices';
+import type { ReportBucket, TicketReportGroup } from './schemas/reports';
+import type { SearchResultType } from './schemas/search';
+import type { TicketPriority, TicketStatus } from './schemas/tickets';
 
-/** What a user may do (DESIGN.md §6): staff < billing < admin. */
-export type Role = 'admin' | 'billing' | 'staff';
+/**
+ * Response shapes of the provider API (DESIGN.md §3). Their unions come from the shared schemas'
+ * const arrays, which the provider validates against.
+ */
+
+export type { AuditAction, AuditEntity, Role };
 
 export interface LoginResponse {
   token: string;
@@ -100,8 +109,8 @@ export interface Ticket extends Versioned {
   id: number;
   title: string;
   description: string;
-  status: 'open' | 'in_progress' | 'on_hold' | 'resolved' | 'closed';
-  priority: 'low' | 'normal' | 'high' | 'urgent';
+  status: TicketStatus;
+  priority: TicketPriority;
   companyId: number | null;
   companyName: string | null;
   categoryId: number | null;
@@ -139,7 +148,7 @@ export interface TimeEntry {
 
 export interface InvoiceLine extends Versioned {
   id: number;
-  source: 'autofi' | '3dtracking' | 'gifs-sla' | 'gifs-azure';
+  source: InvoiceSource;
   companyId: number | null;
   companyName: string | null;
   period: string;
@@ -148,9 +157,9 @@ export interface InvoiceLine extends Versioned {
   unitPriceCents: number;
   amountCents: number;
   reference: string;
-  status: 'draft' | 'approved' | 'invoiced';
+  status: LineStatus;
   statementId: number | null;
-  statementStatus: Statement['status'] | null;
+  statementStatus: StatementStatus | null;
   statementNumber: string | null;
   createdAt: string;
   updatedAt: string;
@@ -168,7 +177,7 @@ export interface Statement extends Versioned {
   companyId: number | null;
   companyName: string | null;
   period: string;
-  status: 'open' | 'issued' | 'paid' | 'void';
+  status: StatementStatus;
   issuedAt: string | null;
   voidedAt: string | null;
   voidReason: string | null;
@@ -205,10 +214,10 @@ export interface TimesheetReport {
 export interface TicketReport {
   from: string;
   to: string;
-  groupBy: string;
+  groupBy: TicketReportGroup;
   groups: { key: string; label: string; count: number }[];
   series: { bucket: string; opened: number; resolved: number }[];
-  bucket: 'day' | 'month';
+  bucket: ReportBucket;
   totals: { opened: number; resolved: number };
   medianResolveHours: number | null;
 }
@@ -230,9 +239,6 @@ export interface ChangePasswordResponse {
   token: string;
 }
 
-export type AuditEntity = 'user' | 'ticket' | 'company' | 'ticket_category' | 'invoice_line' | 'statement' | 'backup' | 'session';
-export type AuditAction = 'create' | 'update' | 'delete' | 'comment' | 'time' | 'password' | 'login' | 'login_failed' | 'backup';
-
 /**
  * One audit log entry (DESIGN.md §6). `changes` maps API field names to [before, after]; a
  * password shows as `{ password: [null, null] }`.
@@ -247,4 +253,12 @@ export interface AuditEntry {
   entityId: number | null;
   changes: Record<string, [unknown, unknown]>;
   requestId: string | null;
+}
+
+/** One hit of `GET search` (DESIGN.md §7). */
+export interface SearchResult {
+  type: SearchResultType;
+  id: number;
+  title: string;
+  subtitle: string;
 }

@@ -4,7 +4,7 @@ import type { Role } from '../../src/shared/types';
 import { NO_ACTOR } from '../../src/worker/provider/db/audit';
 import { DATA_TABLES } from '../../src/worker/provider/db/tables';
 import { updateUser } from '../../src/worker/provider/db/users';
-import { HttpError } from '../../src/worker/provider/http/errors';
+import { Conflict } from '../../src/worker/provider/errors/domain';
 import { api, attemptLogin, createUser, decodeJwt, expectConflict, expectError, freshIp, login, readJson, signedIn, type TestUser } from './support';
 
 const ROLES: Role[] = ['staff', 'billing', 'admin'];
@@ -159,8 +159,7 @@ describe('the last active admin and the self rules', () => {
     ]);
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     const [refused] = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
-    expect(refused?.reason).toBeInstanceOf(HttpError);
-    expect((refused?.reason as HttpError).status).toBe(409);
+    expect(refused?.reason).toBeInstanceOf(Conflict);
     expect(await activeAdmins()).toHaveLength(1);
   });
 

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { SearchResult } from '../../src/shared/schemas/search';
+import type { SearchResult } from '../../src/shared/types';
 import type { Page, Ticket } from '../../src/shared/types';
 import { api, createUser, expectError, readJson, signedIn } from './support';
 

@@ -1,5 +1,5 @@
-import { apiRequest } from './api';
 import { authState, signOut } from './auth-store';
+import { callApi } from './endpoints';
 
 /**
  * Signs out on the server and here. The logout call takes its token from the store as it starts
@@ -9,7 +9,7 @@ import { authState, signOut } from './auth-store';
  */
 export const signOutEverywhere = async () => {
   if (!authState.token) return signOut();
-  const ended = apiRequest('auth/logout', { method: 'POST' });
+  const ended = callApi('POST /auth/logout');
   signOut();
   await ended.catch(() => undefined);
 };

@@ -1,30 +1,26 @@
 import { useEffect, useId } from 'react';
 import useSWR, { unstable_serialize, useSWRConfig } from 'swr';
+import type { ApiContract, ResponseOf } from '../../shared/api-contract';
 import { apiRequest } from './api';
+import { pathOf, type ArgsOf } from './endpoints';
 import { takePrefetched } from './prefetch';
 
+type Read = Extract<keyof ApiContract, `GET ${string}`>;
+
 /**
- * Reads one API path through SWR. The key carries this mount's id, so no two mounts ever share
- * cached data (SPEC.md §9: cache time 0), and the entry is dropped when the mount goes. The first
- * read may take an answer the route asked for while the page's code loaded (see prefetch.ts).
+ * Reads one API call through SWR, typed by the shared contract; `null` arguments wait (no
+ * request). The key carries this mount's id, so no two mounts ever share cached data (SPEC.md §9:
+ * cache time 0), and the entry is dropped when the mount goes. The first read may take an answer
+ * the route asked for while the page's code loaded (see prefetch.ts).
  */
-export const useApi = <T>(path: string | null) => {
+export const useApi = <K extends Read>(key: K, ...[args]: ArgsOf<K, unknown, null>) => {
   const mountId = useId();
   const { cache } = useSWRConfig();
-  const key = path === null ? null : [path, mountId];
-  const serialized = unstable_serialize(key);
+  const path = args === null ? null : pathOf(key, args);
+  const swrKey = path === null ? null : [path, mountId];
+  const serialized = unstable_serialize(swrKey);
 
   useEffect(() => () => cache.delete(serialized), [cache, serialized]);
 
-  return useSWR<T, Error>(key, ([target]: [string]) => takePrefetched<T>(target) ?? apiRequest<T>(target));
-};
-
-/** `path?a=1&b=2`, leaving out empty values. */
-export const withQuery = (path: string, query: Record<string, string | number | boolean | undefined | null>) => {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
-  }
-  const text = params.toString();
-  return text ? `${path}?${text}` : path;
+  return useSWR<ResponseOf<K>, Error>(swrKey, ([target]: [string]) => takePrefetched<ResponseOf<K>>(target) ?? apiRequest<ResponseOf<K>>(target));
 };

@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
-import type { User } from '../../shared/types';
-import { apiRequest } from './api';
 import { setStoredRole, useAuth } from './auth-store';
+import { callApi } from './endpoints';
 
 /**
  * A session stored before roles existed has no role, so its pages offer only what every role may
@@ -12,7 +11,7 @@ export const useStoredRole = () => {
   const missingFor = token && user && user.role === null ? user.id : null;
   useEffect(() => {
     if (!missingFor) return;
-    apiRequest<User>(`users/${missingFor}`)
+    callApi('GET /users/:id', { params: { id: missingFor } })
       .then((me) => setStoredRole(me.role))
       // Without an answer the session keeps the smallest set of actions; a 401 has signed it out.
       .catch(() => undefined);

@@ -1,10 +1,11 @@
 import { number, string, type InferType } from 'yup';
-import type { AuditAction, AuditEntity } from '../types';
 import { listQuerySchema } from './list';
 import { calendarDate } from './tickets';
 
-export const AUDIT_ENTITIES: readonly AuditEntity[] = ['user', 'ticket', 'company', 'ticket_category', 'invoice_line', 'statement', 'backup', 'session'];
-export const AUDIT_ACTIONS: readonly AuditAction[] = ['create', 'update', 'delete', 'comment', 'time', 'password', 'login', 'login_failed', 'backup'];
+export const AUDIT_ENTITIES = ['user', 'ticket', 'company', 'ticket_category', 'invoice_line', 'statement', 'backup', 'session'] as const;
+export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
+export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'comment', 'time', 'password', 'login', 'login_failed', 'backup'] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 const filterId = () =>
   number().typeError('Must be a number').integer('Must be a whole number').positive('Must be positive').max(Number.MAX_SAFE_INTEGER, 'Too large');

@@ -4,12 +4,15 @@ import { listQuerySchema } from './list';
 
 export const INVOICE_SOURCES = ['autofi', '3dtracking', 'gifs-sla', 'gifs-azure'] as const;
 export type InvoiceSource = (typeof INVOICE_SOURCES)[number];
+export const isInvoiceSource = (value: string): value is InvoiceSource => (INVOICE_SOURCES as readonly string[]).includes(value);
 export const LINE_STATUSES = ['draft', 'approved', 'invoiced'] as const;
 export type LineStatus = (typeof LINE_STATUSES)[number];
 /** The statuses a caller may set on a line; `invoiced` follows from the line's statement being issued. */
 export const EDITABLE_LINE_STATUSES = ['draft', 'approved'] as const;
 export const STATEMENT_STATUSES = ['open', 'issued', 'paid', 'void'] as const;
 export type StatementStatus = (typeof STATEMENT_STATUSES)[number];
+/** A line on a statement in one of these is billed and frozen (DESIGN.md §10). */
+export const isBilled = (status: StatementStatus | null) => status === 'issued' || status === 'paid';
 /** The moves a statement can make (DESIGN.md §10): open → issued → paid, or issued → void. */
 export const STATEMENT_TRANSITIONS = { issued: 'open', paid: 'issued', void: 'issued' } as const satisfies Record<string, StatementStatus>;
 export type StatementTarget = keyof typeof STATEMENT_TRANSITIONS;

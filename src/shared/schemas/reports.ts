@@ -26,6 +26,9 @@ export type TimesheetQuery = InferType<typeof timesheetQuerySchema>;
 
 export const TICKET_REPORT_GROUPS = ['status', 'category', 'company', 'assignee'] as const;
 export type TicketReportGroup = (typeof TICKET_REPORT_GROUPS)[number];
+/** A ticket report counts by day, or by month over longer ranges. */
+export const REPORT_BUCKETS = ['day', 'month'] as const;
+export type ReportBucket = (typeof REPORT_BUCKETS)[number];
 
 export const ticketReportQuerySchema = object({
   ...range,

@@ -19,9 +19,3 @@ export const searchQuerySchema = object({
 });
 export type SearchQuery = InferType<typeof searchQuerySchema>;
 
-export interface SearchResult {
-  type: SearchResultType;
-  id: number;
-  title: string;
-  subtitle: string;
-}

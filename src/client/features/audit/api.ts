@@ -1,10 +1,10 @@
-import type { Page, User } from '../../../shared/types';
-import { auditPath, type AuditQuery } from '../../lib/audit/api';
+import type { AuditQuery } from '../../lib/audit/api';
 import { downloadFromApi } from '../../lib/download';
+import { apiPath } from '../../lib/endpoints';
 import { useApi } from '../../lib/use-api';
 
-export const usePeople = () => useApi<Page<User>>('users?pageSize=200');
+export const usePeople = () => useApi('GET /users', { query: { pageSize: 200 } });
 
 /** The log as CSV with the page's filters (admin only, like the page). */
 export const exportAudit = (query: Omit<AuditQuery, 'page' | 'pageSize'>) =>
-  downloadFromApi(auditPath(query, 'audit.csv'), `audit-log-${new Date().toISOString().slice(0, 10)}.csv`);
+  downloadFromApi(apiPath('GET /audit.csv', { query }), `audit-log-${new Date().toISOString().slice(0, 10)}.csv`);

@@ -1,6 +1,4 @@
 import type { LoginPayload } from '../../../shared/schemas/auth';
-import type { LoginResponse } from '../../../shared/types';
-import { apiRequest } from '../../lib/api';
+import { callApi } from '../../lib/endpoints';
 
-export const login = (payload: LoginPayload) =>
-  apiRequest<LoginResponse>('auth/login', { method: 'POST', body: payload, authenticated: false });
+export const login = (payload: LoginPayload) => callApi('POST /auth/login', { body: payload, authenticated: false });

@@ -1,7 +1,7 @@
 import { Alert, Badge, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Form } from 'react-final-form';
-import { updateLineSchema, type LineChanges } from '../../../shared/schemas/invoices';
+import { isBilled, updateLineSchema, type LineChanges } from '../../../shared/schemas/invoices';
 import type { InvoiceLine } from '../../../shared/types';
 import { formatCents, formatDateTime } from '../../lib/format';
 import { ChoiceField, MoneyField, NumberField, TextField, TextareaField } from '../../lib/form/fields';
@@ -30,7 +30,7 @@ const amountOf = (values: LineChanges) => {
  * issued or paid statement is billed and shows no form; a line on an open statement stays approved.
  */
 export function LineEditor({ line, canEdit, onSave }: Props) {
-  const billed = line.statementStatus === 'issued' || line.statementStatus === 'paid';
+  const billed = isBilled(line.statementStatus);
   const onStatement = line.statementId !== null;
   const readOnly = billed || !canEdit;
   // Without the form, the values it would hold are shown as facts.

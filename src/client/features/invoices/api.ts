@@ -1,27 +1,29 @@
-import type { InvoiceSource, LineChanges, StatementChanges, StatementRequest, StatementStatus } from '../../../shared/schemas/invoices';
-import type { Company, InvoiceLine, LinePage, Page, Statement, StatementDetail } from '../../../shared/types';
-import { apiRequest } from '../../lib/api';
+import type { InvoiceSource, LineChanges, LineStatus, StatementChanges, StatementRequest, StatementStatus } from '../../../shared/schemas/invoices';
+import { apiPath, callApi } from '../../lib/endpoints';
 import { downloadFromApi } from '../../lib/download';
-import { useApi, withQuery } from '../../lib/use-api';
+import { useApi } from '../../lib/use-api';
 
 export interface LineFilters {
   period?: string;
-  status?: string;
+  status?: LineStatus;
   page: number;
 }
 
-export const useLines = (source: InvoiceSource, filters: LineFilters) => useApi<LinePage>(withQuery(`invoices/${source}/lines`, { ...filters }));
-export const useLine = (id: number | undefined) => useApi<InvoiceLine>(id ? `invoices/lines/${id}` : null);
-export const updateLine = (id: number, changes: LineChanges) => apiRequest<InvoiceLine>(`invoices/lines/${id}`, { method: 'PATCH', body: changes });
+export const useLines = (source: InvoiceSource, filters: LineFilters) => useApi('GET /invoices/:source/lines', { params: { source }, query: filters });
+export const useLine = (id: number | undefined) => useApi('GET /invoices/lines/:id', id ? { params: { id } } : null);
+export const updateLine = (id: number, changes: LineChanges) => callApi('PATCH /invoices/lines/:id', { params: { id }, body: changes });
 
 export const exportLines = (source: InvoiceSource, { period, status }: Omit<LineFilters, 'page'>) =>
-  downloadFromApi(withQuery(`invoices/${source}/lines.csv`, { period, status }), `${[source, period, status].filter(Boolean).join('-')}-lines.csv`);
+  downloadFromApi(
+    apiPath('GET /invoices/:source/lines.csv', { params: { source }, query: { period, status } }),
+    `${[source, period, status].filter(Boolean).join('-')}-lines.csv`,
+  );
 
-export const useStatements = (page: number, pageSize = 25) => useApi<Page<Statement>>(withQuery('invoices/gifs/statements', { page, pageSize }));
-export const useStatement = (id: number | undefined) => useApi<StatementDetail>(id ? `invoices/gifs/statements/${id}` : null);
-export const generateStatement = (request: StatementRequest) => apiRequest<StatementDetail>('invoices/gifs/statements', { method: 'POST', body: request });
+export const useStatements = (page: number, pageSize = 25) => useApi('GET /invoices/gifs/statements', { query: { page, pageSize } });
+export const useStatement = (id: number | undefined) => useApi('GET /invoices/gifs/statements/:id', id ? { params: { id } } : null);
+export const generateStatement = (request: StatementRequest) => callApi('POST /invoices/gifs/statements', { body: request });
 /** A status move; `from` is always the status the page shows, so a stale or repeated click gets 409. */
 export const moveStatement = (id: number, changes: StatementChanges & { from: StatementStatus }) =>
-  apiRequest<StatementDetail>(`invoices/gifs/statements/${id}`, { method: 'PATCH', body: changes });
+  callApi('PATCH /invoices/gifs/statements/:id', { params: { id }, body: changes });
 /** The companies a statement can bill, for the generate dialog. */
-export const useCompanies = () => useApi<Page<Company>>('companies?pageSize=200');
+export const useCompanies = () => useApi('GET /companies', { query: { pageSize: 200 } });

@@ -14,7 +14,7 @@ const config: LookupConfig<Company> = {
   noun: 'Company',
   entity: 'company',
   permission: 'manageCompanies',
-  api: lookupApi<Company>('companies'),
+  api: lookupApi('companies'),
   schema: createCompanySchema,
   blank: { name: '', code: '', email: '', phone: '', address: '', isActive: true },
   valuesOf: ({ name, code, email, phone, address, isActive }) => ({ name, code, email, phone, address, isActive }),

@@ -15,7 +15,7 @@ import { Facts } from '../../lib/ui/Facts';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { SearchField } from '../../lib/ui/SearchField';
-import type { lookupApi } from './api';
+import type { LookupApi } from './api';
 import { useLookupSearch } from './search';
 
 export interface LookupConfig<T extends { id: number; name: string }> {
@@ -26,7 +26,7 @@ export interface LookupConfig<T extends { id: number; name: string }> {
   entity: AuditEntity;
   /** Who may create, edit and delete these records. */
   permission: Permission;
-  api: ReturnType<typeof lookupApi<T>>;
+  api: LookupApi<T>;
   columns: Column<T>[];
   schema: ObjectSchema<AnyObject>;
   blank: object;

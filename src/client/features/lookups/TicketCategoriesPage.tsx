@@ -14,7 +14,7 @@ const config: LookupConfig<TicketCategory> = {
   noun: 'Category',
   entity: 'ticket_category',
   permission: 'manageTicketCategories',
-  api: lookupApi<TicketCategory>('ticket-categories'),
+  api: lookupApi('ticket-categories'),
   schema: createTicketCategorySchema,
   blank: { name: '', description: '', isActive: true },
   valuesOf: ({ name, description, isActive }) => ({ name, description, isActive }),

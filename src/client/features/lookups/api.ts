@@ -1,12 +1,36 @@
-import type { Page } from '../../../shared/types';
-import { apiRequest } from '../../lib/api';
-import { useApi, withQuery } from '../../lib/use-api';
+import type { SWRResponse } from 'swr';
+import type { CompanyChanges, CompanyPayload, TicketCategoryChanges, TicketCategoryPayload } from '../../../shared/schemas/lookups';
+import type { Company, Page, TicketCategory } from '../../../shared/types';
+import { callApi } from '../../lib/endpoints';
+import { useApi } from '../../lib/use-api';
 
-/** The calls one lookup resource (companies or ticket-categories) offers. */
-export const lookupApi = <T>(resource: string) => ({
-  useList: (query: { q?: string; page: number }) => useApi<Page<T>>(withQuery(resource, query)),
-  useRecord: (id: number | undefined) => useApi<T>(id ? `${resource}/${id}` : null),
-  create: (values: object) => apiRequest<T>(resource, { method: 'POST', body: values }),
-  update: (id: number, values: object) => apiRequest<T>(`${resource}/${id}`, { method: 'PATCH', body: values }),
-  remove: (id: number) => apiRequest<null>(`${resource}/${id}`, { method: 'DELETE' }),
-});
+/** The calls one lookup resource offers. */
+export interface LookupApi<T> {
+  useList: (query: { q?: string; page: number }) => SWRResponse<Page<T>, Error>;
+  useRecord: (id: number | undefined) => SWRResponse<T, Error>;
+  /** The lookup page's form sends what the resource's create or update schema validated. */
+  create: (values: object) => Promise<T>;
+  update: (id: number, values: object) => Promise<T>;
+  remove: (id: number) => Promise<null>;
+}
+
+// Each resource spelled out, so every call is checked against its own entry in the contract.
+const APIS = {
+  companies: {
+    useList: (query) => useApi('GET /companies', { query }),
+    useRecord: (id) => useApi('GET /companies/:id', id ? { params: { id } } : null),
+    create: (values) => callApi('POST /companies', { body: values as CompanyPayload }),
+    update: (id, values) => callApi('PATCH /companies/:id', { params: { id }, body: values as CompanyChanges }),
+    remove: (id) => callApi('DELETE /companies/:id', { params: { id } }),
+  } satisfies LookupApi<Company>,
+  'ticket-categories': {
+    useList: (query) => useApi('GET /ticket-categories', { query }),
+    useRecord: (id) => useApi('GET /ticket-categories/:id', id ? { params: { id } } : null),
+    create: (values) => callApi('POST /ticket-categories', { body: values as TicketCategoryPayload }),
+    update: (id, values) => callApi('PATCH /ticket-categories/:id', { params: { id }, body: values as TicketCategoryChanges }),
+    remove: (id) => callApi('DELETE /ticket-categories/:id', { params: { id } }),
+  } satisfies LookupApi<TicketCategory>,
+};
+
+/** The calls of one lookup resource (companies or ticket-categories). */
+export const lookupApi = <R extends keyof typeof APIS>(resource: R) => APIS[resource];

@@ -1,5 +1,5 @@
 import type { InvoiceSource } from '../../../shared/schemas/invoices';
-import type { SearchResult } from '../../../shared/schemas/search';
+import type { SearchResult } from '../../../shared/types';
 
 /** A ledger page per invoice source; its `?lineId=` opens the line. */
 export const LEDGER_PATHS: Record<InvoiceSource, string> = {

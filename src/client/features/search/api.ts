@@ -1,9 +1,7 @@
 import { useId, useRef } from 'react';
 import useSWR from 'swr';
-import type { SearchResult } from '../../../shared/schemas/search';
-import type { InvoiceLine } from '../../../shared/types';
-import { apiRequest } from '../../lib/api';
-import { withQuery } from '../../lib/use-api';
+import type { ResponseOf } from '../../../shared/api-contract';
+import { apiPath, callApi } from '../../lib/endpoints';
 
 export const PALETTE_LIMIT = 10;
 
@@ -16,13 +14,13 @@ export const useSearchResults = (query: string) => {
   const mountId = useId();
   const running = useRef<AbortController | null>(null);
   const q = query.trim();
-  return useSWR<{ items: SearchResult[] }, Error>(
-    q ? [withQuery('search', { q, limit: PALETTE_LIMIT }), mountId] : null,
-    ([path]: [string]) => {
+  return useSWR<ResponseOf<'GET /search'>, Error>(
+    q ? [apiPath('GET /search', { query: { q, limit: PALETTE_LIMIT } }), mountId] : null,
+    () => {
       running.current?.abort();
       const controller = new AbortController();
       running.current = controller;
-      return apiRequest<{ items: SearchResult[] }>(path, { signal: controller.signal });
+      return callApi('GET /search', { query: { q, limit: PALETTE_LIMIT }, signal: controller.signal });
     },
     // While the next answer is on its way the last one stays, instead of an empty flash per key.
     { keepPreviousData: true },
@@ -30,4 +28,4 @@ export const useSearchResults = (query: string) => {
 };
 
 /** Which ledger an invoice line belongs to decides its address. */
-export const lineSource = async (id: number) => (await apiRequest<InvoiceLine>(`invoices/lines/${id}`)).source;
+export const lineSource = async (id: number) => (await callApi('GET /invoices/lines/:id', { params: { id } })).source;

@@ -1,14 +1,12 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import type { BackupList as BackupListData } from '../../../shared/types';
 import { notify } from '../../lib/toast/notify';
-import { useApi } from '../../lib/use-api';
-import { backupDatabase } from './api';
+import { backupDatabase, useBackups } from './api';
 import { BackupList } from './BackupList';
 
 export function DatabaseTab() {
   const [pending, setPending] = useState(false);
-  const backups = useApi<BackupListData>('settings/backups');
+  const backups = useBackups();
 
   const backup = async () => {
     setPending(true);

@@ -1,11 +1,11 @@
 import type { ChangePasswordPayload, ProfilePayload } from '../../../shared/schemas/users';
-import type { BackupResult, ChangePasswordResponse, User } from '../../../shared/types';
-import { apiRequest } from '../../lib/api';
+import { callApi } from '../../lib/endpoints';
+import { useApi } from '../../lib/use-api';
 
-export const updateProfile = (payload: ProfilePayload) =>
-  apiRequest<User & { status?: number; detail?: string }>('users/profile', { method: 'PATCH', body: payload });
+export const updateProfile = (payload: ProfilePayload) => callApi('PATCH /users/profile', { body: payload });
 
-export const changePassword = (payload: ChangePasswordPayload) =>
-  apiRequest<ChangePasswordResponse>('users/change-password', { method: 'PATCH', body: payload });
+export const changePassword = (payload: ChangePasswordPayload) => callApi('PATCH /users/change-password', { body: payload });
 
-export const backupDatabase = () => apiRequest<BackupResult>('settings/backup-db', { method: 'POST' });
+export const backupDatabase = () => callApi('POST /settings/backup-db');
+
+export const useBackups = () => useApi('GET /settings/backups');

@@ -1,25 +1,24 @@
 import { useMemo } from 'react';
 import type { CommentPayload, TicketChanges, TicketListQuery, TicketPayload, TimeEntryPayload } from '../../../shared/schemas/tickets';
-import type { Company, Page, Ticket, TicketCategory, TicketComment, TimeEntry, User } from '../../../shared/types';
-import { apiRequest } from '../../lib/api';
+import { callApi } from '../../lib/endpoints';
 import { fullName } from '../../lib/format';
 import type { Option } from '../../lib/form/fields';
-import { useApi, withQuery } from '../../lib/use-api';
+import { useApi } from '../../lib/use-api';
 
 export type TicketFilters = Partial<Omit<TicketListQuery, 'page' | 'pageSize'>>;
 
-export const useTickets = (query: TicketFilters & { page: number }) => useApi<Page<Ticket>>(withQuery('tickets', query));
-export const useTicket = (id: number | undefined) => useApi<Ticket>(id ? `tickets/${id}` : null);
-export const useComments = (id: number) => useApi<{ items: TicketComment[] }>(`tickets/${id}/comments`);
-export const useTimeEntries = (id: number) => useApi<{ items: TimeEntry[] }>(`tickets/${id}/time-entries`);
+export const useTickets = (query: TicketFilters & { page: number }) => useApi('GET /tickets', { query });
+export const useTicket = (id: number | undefined) => useApi('GET /tickets/:id', id ? { params: { id } } : null);
+export const useComments = (id: number) => useApi('GET /tickets/:id/comments', { params: { id } });
+export const useTimeEntries = (id: number) => useApi('GET /tickets/:id/time-entries', { params: { id } });
 
-const OPTIONS_PAGE = 'pageSize=200';
+const OPTIONS_PAGE = { pageSize: 200 };
 
 /** Companies, categories and staff as select options, for filters and forms. */
 export const useTicketOptions = () => {
-  const companies = useApi<Page<Company>>(`companies?${OPTIONS_PAGE}`);
-  const categories = useApi<Page<TicketCategory>>(`ticket-categories?${OPTIONS_PAGE}`);
-  const users = useApi<Page<User>>(`users?${OPTIONS_PAGE}`);
+  const companies = useApi('GET /companies', { query: OPTIONS_PAGE });
+  const categories = useApi('GET /ticket-categories', { query: OPTIONS_PAGE });
+  const users = useApi('GET /users', { query: OPTIONS_PAGE });
   return useMemo(
     () => ({
       companies: (companies.data?.items ?? []).map((c): Option => ({ value: String(c.id), label: c.name })),
@@ -30,9 +29,7 @@ export const useTicketOptions = () => {
   );
 };
 
-export const createTicket = (payload: TicketPayload) => apiRequest<Ticket>('tickets', { method: 'POST', body: payload });
-export const updateTicket = (id: number, changes: TicketChanges) => apiRequest<Ticket>(`tickets/${id}`, { method: 'PATCH', body: changes });
-export const addComment = (id: number, payload: CommentPayload) =>
-  apiRequest<TicketComment>(`tickets/${id}/comments`, { method: 'POST', body: payload });
-export const addTimeEntry = (id: number, payload: TimeEntryPayload) =>
-  apiRequest<TimeEntry>(`tickets/${id}/time-entries`, { method: 'POST', body: payload });
+export const createTicket = (payload: TicketPayload) => callApi('POST /tickets', { body: payload });
+export const updateTicket = (id: number, changes: TicketChanges) => callApi('PATCH /tickets/:id', { params: { id }, body: changes });
+export const addComment = (id: number, payload: CommentPayload) => callApi('POST /tickets/:id/comments', { params: { id }, body: payload });
+export const addTimeEntry = (id: number, payload: TimeEntryPayload) => callApi('POST /tickets/:id/time-entries', { params: { id }, body: payload });

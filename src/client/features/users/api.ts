@@ -1,10 +1,9 @@
 import type { CreateUserPayload, UpdateUserPayload, UserListQuery } from '../../../shared/schemas/users';
-import type { Page, User } from '../../../shared/types';
-import { apiRequest } from '../../lib/api';
-import { useApi, withQuery } from '../../lib/use-api';
+import { callApi } from '../../lib/endpoints';
+import { useApi } from '../../lib/use-api';
 
-export const useUsers = (query: Partial<UserListQuery>) => useApi<Page<User>>(withQuery('users', query));
-export const useUser = (id: number | undefined) => useApi<User>(id ? `users/${id}` : null);
+export const useUsers = (query: Partial<UserListQuery>) => useApi('GET /users', { query });
+export const useUser = (id: number | undefined) => useApi('GET /users/:id', id ? { params: { id } } : null);
 
-export const createUser = (payload: CreateUserPayload) => apiRequest<User>('users', { method: 'POST', body: payload });
-export const updateUser = (payload: UpdateUserPayload) => apiRequest<User>('users', { method: 'PATCH', body: payload });
+export const createUser = (payload: CreateUserPayload) => callApi('POST /users', { body: payload });
+export const updateUser = (payload: UpdateUserPayload) => callApi('PATCH /users', { body: payload });

@@ -1,6 +1,7 @@
 import type { AuditQuery } from '../../../shared/schemas/audit';
 import type { AuditAction, AuditEntity, AuditEntry } from '../../../shared/types';
-import { pageOf, pageWindow } from '../http/pagination';
+import { pageOf, pageWindow, totalOf } from './pagination';
+import { AUDIT_SELECT, rowsOf, toAuditEntry, type AuditRow } from './rows';
 
 /**
  * The audit log (DESIGN.md §6). Every function here returns one prepared INSERT for the caller
@@ -173,22 +174,6 @@ export const auditEvent = (db: D1Database, { actorId, requestId }: AuditContext,
     .prepare('INSERT INTO audit_log (actor_id, action, entity, entity_id, changes, request_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)')
     .bind(actorId, action, entity, entityId, JSON.stringify(changes), requestId);
 
-type Row = Record<string, unknown>;
-
-const SELECT = `SELECT a.*, u.first_name || ' ' || u.surname AS actor_name FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id`;
-
-const toEntry = (row: Row): AuditEntry => ({
-  id: row.id as number,
-  at: row.at as string,
-  actorId: (row.actor_id as number | null) ?? null,
-  actorName: (row.actor_name as string | null) ?? null,
-  action: row.action as AuditAction,
-  entity: row.entity as AuditEntity,
-  entityId: (row.entity_id as number | null) ?? null,
-  changes: JSON.parse(row.changes as string) as AuditEntry['changes'],
-  requestId: (row.request_id as string | null) ?? null,
-});
-
 const filters = (query: AuditQuery) => {
   const clauses: string[] = [];
   const params: unknown[] = [];
@@ -214,7 +199,7 @@ export const auditListSql = (query: AuditQuery) => {
   const { clauses, params } = filters(query);
   const where = whereOf(clauses);
   return {
-    page: `${SELECT} ${where} ORDER BY a.at DESC, a.id DESC LIMIT ${limit} OFFSET ${offset}`,
+    page: `${AUDIT_SELECT} ${where} ORDER BY a.at DESC, a.id DESC LIMIT ${limit} OFFSET ${offset}`,
     total: `SELECT count(*) AS total FROM audit_log a ${where}`,
     params,
   };
@@ -222,8 +207,8 @@ export const auditListSql = (query: AuditQuery) => {
 
 export const listAudit = async (db: D1Database, query: AuditQuery) => {
   const sql = auditListSql(query);
-  const [rows, count] = await db.batch<Row>([db.prepare(sql.page).bind(...sql.params), db.prepare(sql.total).bind(...sql.params)]);
-  return pageOf(rows.results.map(toEntry), (count.results[0]?.total as number) ?? 0, query);
+  const [rows, count] = await db.batch([db.prepare(sql.page).bind(...sql.params), db.prepare(sql.total).bind(...sql.params)]);
+  return pageOf(rowsOf<AuditRow>(rows).map(toAuditEntry), totalOf(count), query);
 };
 
 const EXPORT_CHUNK = 1000;
@@ -242,8 +227,8 @@ export async function* allAudit(db: D1Database, query: AuditQuery): AsyncGenerat
       clauses.push(`(a.at < ${at} OR (a.at = ${at} AND a.id < ?${params.push(after.id)}))`);
     }
     const rows = (
-      await db.prepare(`${SELECT} ${whereOf(clauses)} ORDER BY a.at DESC, a.id DESC LIMIT ${EXPORT_CHUNK}`).bind(...params).all<Row>()
-    ).results.map(toEntry);
+      await db.prepare(`${AUDIT_SELECT} ${whereOf(clauses)} ORDER BY a.at DESC, a.id DESC LIMIT ${EXPORT_CHUNK}`).bind(...params).all<AuditRow>()
+    ).results.map(toAuditEntry);
     if (rows.length) yield rows;
     const last = rows[rows.length - 1];
     if (!last || rows.length < EXPORT_CHUNK) return;

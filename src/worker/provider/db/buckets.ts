@@ -1,8 +1,9 @@
-type Row = Record<string, unknown>;
+import type { ReportBucket } from '../../../shared/schemas/reports';
+import { rowsOf } from './rows';
 
 const DAY_MS = 86_400_000;
 
-export type BucketSize = 'day' | 'month';
+export type BucketSize = ReportBucket;
 
 /** A labelled half-open time range [start, end) in the stored ISO text form. */
 export interface Bucket {
@@ -44,6 +45,12 @@ export const OPENED_AND_RESOLVED_SQL = `SELECT json_extract(b.value, '$[0]') AS 
 export const openedAndResolved = (db: D1Database, buckets: Bucket[]) =>
   db.prepare(OPENED_AND_RESOLVED_SQL).bind(JSON.stringify(buckets.map((b) => [b.label, b.start, b.end])));
 
+interface CountsRow {
+  label: string;
+  opened: number;
+  resolved: number;
+}
+
 /** The rows of `openedAndResolved` as { bucket, opened, resolved }. */
-export const countsOf = (rows: Row[] | undefined) =>
-  (rows ?? []).map((r) => ({ bucket: r.label as string, opened: r.opened as number, resolved: r.resolved as number }));
+export const countsOf = (result: D1Result | undefined) =>
+  rowsOf<CountsRow>(result).map((r) => ({ bucket: r.label, opened: r.opened, resolved: r.resolved }));

@@ -1,8 +1,15 @@
 import type { DashboardSummary } from '../../../shared/types';
 import { bucketsOf, countsOf, openedAndResolved } from './buckets';
-import { toTicket } from './tickets';
+import { TICKET_SELECT, rowsOf, toTicket, type TicketRow } from './rows';
 
-type Row = Record<string, unknown>;
+interface Figures {
+  open_tickets: number;
+  my_open: number;
+  overdue: number;
+  resolved_7: number;
+  minutes_week: number;
+  unbilled: number;
+}
 
 const OPEN = "('open', 'in_progress', 'on_hold')";
 const DAYS_CHARTED = 30;
@@ -19,7 +26,7 @@ export const dashboardSummary = async (db: D1Database, userId: number, now = new
   const today = now.toISOString().slice(0, 10);
   const since = new Date(now.getTime() - (DAYS_CHARTED - 1) * 86_400_000).toISOString().slice(0, 10);
   const weekAgo = new Date(now.getTime() - 7 * 86_400_000).toISOString();
-  const [figures, recent, series] = await db.batch<Row>([
+  const [figures, recent, series] = await db.batch([
     db
       .prepare(
         `SELECT
@@ -31,24 +38,19 @@ export const dashboardSummary = async (db: D1Database, userId: number, now = new
            (SELECT coalesce(sum(amount_cents), 0) FROM invoice_lines WHERE status != 'invoiced') AS unbilled`,
       )
       .bind(userId, today, weekAgo, weekStart(now)),
-    db.prepare(
-      `SELECT t.*, c.name AS company_name, k.name AS category_name, a.first_name || ' ' || a.surname AS assignee_name,
-         r.first_name || ' ' || r.surname AS reporter_name
-       FROM tickets t LEFT JOIN companies c ON c.id = t.company_id LEFT JOIN ticket_categories k ON k.id = t.category_id
-       LEFT JOIN users a ON a.id = t.assignee_id LEFT JOIN users r ON r.id = t.reporter_id
-       ORDER BY t.created_at DESC, t.id DESC LIMIT 8`,
-    ),
+    db.prepare(`${TICKET_SELECT} ORDER BY t.created_at DESC, t.id DESC LIMIT 8`),
     openedAndResolved(db, bucketsOf(since, today, 'day')),
   ]);
-  const f = figures?.results[0] ?? {};
+  // One row of sub-query counts, always present.
+  const [f] = rowsOf<Figures>(figures);
   return {
-    openTickets: f.open_tickets as number,
-    myOpenTickets: f.my_open as number,
-    overdue: f.overdue as number,
-    resolvedLast7Days: f.resolved_7 as number,
-    minutesThisWeek: f.minutes_week as number,
-    unbilledCents: f.unbilled as number,
-    recentTickets: (recent?.results ?? []).map(toTicket),
-    openedVsResolved: countsOf(series?.results).map(({ bucket, opened, resolved }) => ({ day: bucket, opened, resolved })),
+    openTickets: f?.open_tickets ?? 0,
+    myOpenTickets: f?.my_open ?? 0,
+    overdue: f?.overdue ?? 0,
+    resolvedLast7Days: f?.resolved_7 ?? 0,
+    minutesThisWeek: f?.minutes_week ?? 0,
+    unbilledCents: f?.unbilled ?? 0,
+    recentTickets: rowsOf<TicketRow>(recent).map(toTicket),
+    openedVsResolved: countsOf(series).map(({ bucket, opened, resolved }) => ({ day: bucket, opened, resolved })),
   };
 };

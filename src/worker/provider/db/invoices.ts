@@ -1,36 +1,12 @@
-import { statementNumber, type InvoiceSource, type LineChanges, type LineListQuery, type LinePayload } from '../../../shared/schemas/invoices';
-import type { InvoiceLine, LinePage } from '../../../shared/types';
-import { conflict } from '../http/errors';
-import { pageOf, pageWindow } from '../http/pagination';
+import { isBilled, type InvoiceSource, type LineChanges, type LineListQuery, type LinePayload } from '../../../shared/schemas/invoices';
+import type { LinePage } from '../../../shared/types';
+import { Conflict } from '../errors/domain';
+import { pageOf, pageWindow } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, type AuditContext } from './audit';
 import { assertReferencesExist } from './references';
+import { LINE_SELECT, rowsOf, toLine, written, type LineRow } from './rows';
 import { NOW_SQL, assignments, setSql, valuesOf } from './sql';
 import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
-
-type Row = Record<string, unknown>;
-
-export const LINE_SELECT = `SELECT l.*, c.name AS company_name, s.status AS statement_status, s.period AS statement_period, s.sequence AS statement_sequence
-  FROM invoice_lines l LEFT JOIN companies c ON c.id = l.company_id LEFT JOIN statements s ON s.id = l.statement_id`;
-
-export const toLine = (row: Row): InvoiceLine => ({
-  id: row.id as number,
-  source: row.source as InvoiceLine['source'],
-  companyId: (row.company_id as number | null) ?? null,
-  companyName: (row.company_name as string | null) ?? null,
-  period: row.period as string,
-  description: row.description as string,
-  quantity: row.quantity as number,
-  unitPriceCents: row.unit_price_cents as number,
-  amountCents: row.amount_cents as number,
-  reference: row.reference as string,
-  status: row.status as InvoiceLine['status'],
-  statementId: (row.statement_id as number | null) ?? null,
-  statementStatus: (row.statement_status as InvoiceLine['statementStatus']) ?? null,
-  statementNumber: row.statement_id ? statementNumber(row.statement_period as string, row.statement_sequence as number) : null,
-  createdAt: row.created_at as string,
-  updatedAt: row.updated_at as string,
-  version: row.version as number,
-});
 
 const filters = (source: InvoiceSource, query: Pick<LineListQuery, 'period' | 'status'>) => {
   const clauses = ['l.source = ?1'];
@@ -44,27 +20,28 @@ const filters = (source: InvoiceSource, query: Pick<LineListQuery, 'period' | 's
 export const listLines = async (db: D1Database, source: InvoiceSource, query: LineListQuery): Promise<LinePage> => {
   const { limit, offset } = pageWindow(query);
   const { where, params } = filters(source, query);
-  const [rows, totals] = await db.batch<Row>([
+  const [rows, totals] = await db.batch([
     db.prepare(`${LINE_SELECT} ${where} ORDER BY l.period DESC, l.id LIMIT ${limit} OFFSET ${offset}`).bind(...params),
     db
       .prepare(`SELECT count(*) AS lines, coalesce(sum(quantity), 0) AS quantity, coalesce(sum(amount_cents), 0) AS amount FROM invoice_lines l ${where}`)
       .bind(...params),
   ]);
-  const sums = totals.results[0] ?? {};
+  // An aggregate without GROUP BY always answers one row.
+  const [sums = { lines: 0, quantity: 0, amount: 0 }] = rowsOf<{ lines: number; quantity: number; amount: number }>(totals);
   return {
-    ...pageOf(rows.results.map(toLine), sums.lines as number, query),
-    totals: { lines: sums.lines as number, quantity: sums.quantity as number, amountCents: sums.amount as number },
+    ...pageOf(rowsOf<LineRow>(rows).map(toLine), sums.lines, query),
+    totals: { lines: sums.lines, quantity: sums.quantity, amountCents: sums.amount },
   };
 };
 
 /** Every matching line, for the CSV export. */
 export const allLines = async (db: D1Database, source: InvoiceSource, query: Pick<LineListQuery, 'period' | 'status'>) => {
   const { where, params } = filters(source, query);
-  return (await db.prepare(`${LINE_SELECT} ${where} ORDER BY l.period DESC, l.id`).bind(...params).all<Row>()).results.map(toLine);
+  return (await db.prepare(`${LINE_SELECT} ${where} ORDER BY l.period DESC, l.id`).bind(...params).all<LineRow>()).results.map(toLine);
 };
 
 export const findLine = async (db: D1Database, id: number) => {
-  const row = await db.prepare(`${LINE_SELECT} WHERE l.id = ?1`).bind(id).first<Row>();
+  const row = await db.prepare(`${LINE_SELECT} WHERE l.id = ?1`).bind(id).first<LineRow>();
   return row ? toLine(row) : null;
 };
 
@@ -93,7 +70,7 @@ export const insertLine = async (db: D1Database, source: InvoiceSource, line: Li
       .bind(source, line.companyId ?? null, line.period, line.description, line.quantity, line.unitPriceCents, line.reference ?? '', line.status ?? 'draft'),
     auditCreated(db, audit, AUDIT),
   ]);
-  return findLine(db, inserted?.results[0]?.id as number) as Promise<InvoiceLine>;
+  return written(await findLine(db, written(inserted?.results[0], 'invoice line').id), 'invoice line');
 };
 
 // The rules of DESIGN.md §10 for a line edit, as SQL over the row being updated: a line on an
@@ -136,13 +113,13 @@ const lineEdit = (db: D1Database, id: number, changes: LineChanges, audit: Audit
 const refusedEdit = async (db: D1Database, id: number, changes: LineChanges, version: number | undefined) => {
   const line = unlessStale(await findLine(db, id), version);
   if (!line) return null;
-  if (line.statementStatus === 'issued' || line.statementStatus === 'paid') {
-    throw conflict(`This line is on statement ${line.statementNumber}, which is ${line.statementStatus}; it can no longer change`);
+  if (isBilled(line.statementStatus)) {
+    throw new Conflict(`This line is on statement ${line.statementNumber}, which is ${line.statementStatus}; it can no longer change`);
   }
   if (changes.status === 'draft' && line.statementId !== null) {
-    throw conflict(`This line is on statement ${line.statementNumber}; it cannot return to draft`);
+    throw new Conflict(`This line is on statement ${line.statementNumber}; it cannot return to draft`);
   }
-  throw conflict('The line changed meanwhile; reload it and try again');
+  throw new Conflict('The line changed meanwhile; reload it and try again');
 };
 
 /** Edits a line, keeping its amount and its open statement's total exact (DESIGN.md §10). */

@@ -1,38 +1,31 @@
-import type { AuditEntity, Company, TicketCategory, Versioned } from '../../../shared/types';
+import type { AuditEntity, Versioned } from '../../../shared/types';
 import type { ListQuery } from '../../../shared/schemas/list';
 import { nameKey } from '../../../shared/schemas/text';
-import { conflict } from '../http/errors';
-import { containsPattern, pageOf, pageWindow } from '../http/pagination';
+import { Conflict } from '../errors/domain';
+import { containsPattern, pageOf, pageWindow, totalOf } from './pagination';
+import { rowsOf, toCompany, toTicketCategory, written } from './rows';
 import { auditCreated, auditDeleted, auditUpdated, jsonColumn, jsonFlag, type AuditContext, type AuditFields } from './audit';
-import { NOW_SQL, assignments, insertSql, setSql, uniqueOr409, valuesOf } from './sql';
+import { NOW_SQL, assignments, insertSql, setSql, uniqueOrConflict, valuesOf } from './sql';
 import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
 
 /** What differs between the lookup tables; the list, read, write and delete logic is shared. */
-interface LookupSpec<T> {
+interface LookupSpec<R, T> {
   table: string;
   entity: AuditEntity;
   noun: string;
   /** API field → column, for the writable fields. */
   columns: Record<string, string>;
-  toApi: (row: Record<string, unknown>) => T;
+  toApi: (row: R) => T;
   /** Tables whose rows point at a lookup row, which then cannot be deleted. */
   usedBy: { table: string; column: string; noun: string }[];
 }
-
-const base = (row: Record<string, unknown>) => ({
-  id: row.id as number,
-  isActive: row.is_active === 1,
-  createdAt: row.created_at as string,
-  updatedAt: row.updated_at as string,
-  version: row.version as number,
-});
 
 // The name's look-alike-proof key is written in the same INSERT or UPDATE as the name, where the
 // UNIQUE index on name_key refuses a twin even when two requests race.
 const withNameKey = (fields: Record<string, unknown>) =>
   typeof fields.name === 'string' ? { ...fields, nameKey: nameKey(fields.name) } : fields;
 
-const lookupStore = <T extends Versioned>(spec: LookupSpec<T>) => {
+const lookupStore = <R, T extends Versioned>(spec: LookupSpec<R, T>) => {
   const taken = `A ${spec.noun} with this name already exists`;
   const columns = { ...spec.columns, nameKey: 'name_key' };
   const fields: AuditFields = Object.fromEntries(
@@ -40,7 +33,7 @@ const lookupStore = <T extends Versioned>(spec: LookupSpec<T>) => {
   );
   const target = { entity: spec.entity, table: spec.table, fields };
   const get = async (db: D1Database, id: number) => {
-    const row = await db.prepare(`SELECT * FROM ${spec.table} WHERE id = ?1`).bind(id).first();
+    const row = await db.prepare(`SELECT * FROM ${spec.table} WHERE id = ?1`).bind(id).first<R>();
     return row ? spec.toApi(row) : null;
   };
   return {
@@ -48,33 +41,33 @@ const lookupStore = <T extends Versioned>(spec: LookupSpec<T>) => {
       const { limit, offset } = pageWindow(query);
       const where = query.q ? "WHERE name LIKE ?1 ESCAPE '\\'" : '';
       const params = query.q ? [containsPattern(query.q)] : [];
-      const [rows, count] = await db.batch<Record<string, unknown>>([
+      const [rows, count] = await db.batch([
         db.prepare(`SELECT * FROM ${spec.table} ${where} ORDER BY name COLLATE NOCASE, id LIMIT ${limit} OFFSET ${offset}`).bind(...params),
         db.prepare(`SELECT count(*) AS total FROM ${spec.table} ${where}`).bind(...params),
       ]);
-      return pageOf(rows.results.map(spec.toApi), (count.results[0]?.total as number) ?? 0, query);
+      return pageOf(rowsOf<R>(rows).map(spec.toApi), totalOf(count), query);
     },
 
     get,
 
     insert: async (db: D1Database, values: Record<string, unknown>, audit: AuditContext) => {
       const list = assignments(withNameKey(values), columns);
-      const [inserted] = await uniqueOr409(
-        db.batch<Record<string, unknown>>([
+      const [inserted] = await uniqueOrConflict(
+        db.batch<R>([
           db.prepare(insertSql(spec.table, list)).bind(...valuesOf(list)),
           auditCreated(db, audit, target),
         ]),
         taken,
       );
-      return spec.toApi(inserted?.results[0] as Record<string, unknown>);
+      return spec.toApi(written(inserted?.results[0], spec.noun));
     },
 
     /** Null when the id is unknown; with `version` (If-Match), StaleVersion when the row moved on from it. */
     update: async (db: D1Database, id: number, changes: Record<string, unknown>, audit: AuditContext, version?: number) => {
       const list = assignments(withNameKey(changes), columns);
       const set = [setSql(list, 3), `updated_at = ${NOW_SQL}`, VERSION_BUMP].filter(Boolean).join(', ');
-      const [, updated] = await uniqueOr409(
-        db.batch<Record<string, unknown>>([
+      const [, updated] = await uniqueOrConflict(
+        db.batch<R>([
           auditUpdated(db, audit, { ...target, id, values: changes, version }),
           db
             .prepare(`UPDATE ${spec.table} SET ${set} WHERE id = ?1 AND ${versionMatches(2)} RETURNING *`)
@@ -94,7 +87,7 @@ const lookupStore = <T extends Versioned>(spec: LookupSpec<T>) => {
         spec.usedBy.map(({ table, column }) => db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?1`).bind(id)),
       );
       const inUse = spec.usedBy.filter((_, i) => (uses[i]?.results[0]?.n ?? 0) > 0).map((use) => use.noun);
-      if (inUse.length) throw conflict(`This ${spec.noun} is still used by ${inUse.join(' and ')}`);
+      if (inUse.length) throw new Conflict(`This ${spec.noun} is still used by ${inUse.join(' and ')}`);
       const [, deleted] = await db.batch([
         auditDeleted(db, audit, { ...target, id }),
         db.prepare(`DELETE FROM ${spec.table} WHERE id = ?1`).bind(id),
@@ -104,21 +97,15 @@ const lookupStore = <T extends Versioned>(spec: LookupSpec<T>) => {
   };
 };
 
-export type LookupStore = ReturnType<typeof lookupStore>;
+/** One lookup table's calls, answering in its API shape `T`. */
+export type LookupStore<T extends Versioned> = ReturnType<typeof lookupStore<unknown, T>>;
 
-export const companies = lookupStore<Company>({
+export const companies = lookupStore({
   table: 'companies',
   entity: 'company',
   noun: 'company',
   columns: { name: 'name', code: 'code', email: 'email', phone: 'phone', address: 'address', isActive: 'is_active' },
-  toApi: (row) => ({
-    ...base(row),
-    name: row.name as string,
-    code: row.code as string,
-    email: row.email as string,
-    phone: row.phone as string,
-    address: row.address as string,
-  }),
+  toApi: toCompany,
   usedBy: [
     { table: 'tickets', column: 'company_id', noun: 'tickets' },
     { table: 'invoice_lines', column: 'company_id', noun: 'invoice lines' },
@@ -126,11 +113,11 @@ export const companies = lookupStore<Company>({
   ],
 });
 
-export const ticketCategories = lookupStore<TicketCategory>({
+export const ticketCategories = lookupStore({
   table: 'ticket_categories',
   entity: 'ticket_category',
   noun: 'ticket category',
   columns: { name: 'name', description: 'description', isActive: 'is_active' },
-  toApi: (row) => ({ ...base(row), name: row.name as string, description: row.description as string }),
+  toApi: toTicketCategory,
   usedBy: [{ table: 'tickets', column: 'category_id', noun: 'tickets' }],
 });

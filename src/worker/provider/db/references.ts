@@ -1,4 +1,4 @@
-import { badRequest } from '../http/errors';
+import { Invalid } from '../errors/domain';
 
 const REFERENCES = {
   companyId: { table: 'companies', noun: 'company' },
@@ -23,5 +23,5 @@ export const assertReferencesExist = async (db: D1Database, fields: Partial<Reco
     if (!found[i]?.results.length) errors[field] = [`Unknown ${REFERENCES[field].noun}`];
   });
   const [first] = Object.entries(errors);
-  if (first) throw badRequest(`${first[0]}: ${first[1][0]}`, errors);
+  if (first) throw new Invalid(`${first[0]}: ${first[1][0]}`, errors);
 };

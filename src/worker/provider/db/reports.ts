@@ -1,8 +1,20 @@
 import type { TicketReportQuery, TimesheetQuery } from '../../../shared/schemas/reports';
 import type { TicketReport, TimesheetReport } from '../../../shared/types';
 import { bucketsOf, countsOf, openedAndResolved } from './buckets';
+import { rowsOf } from './rows';
 
-type Row = Record<string, unknown>;
+interface DayRow {
+  user_id: number;
+  work_date: string;
+  minutes: number;
+  billable: number;
+}
+
+interface GroupRow {
+  key: string | number | null;
+  label: string;
+  count: number;
+}
 
 /**
  * Hours per user per day, split billable, with totals by user and by day. Everything is summed
@@ -22,8 +34,8 @@ export const timesheet = async (db: D1Database, query: TimesheetQuery): Promise<
        GROUP BY e.user_id, e.work_date ORDER BY e.work_date, e.user_id`,
     )
     .bind(...params)
-    .all<Row>();
-  const userIds = [...new Set(results.map((r) => r.user_id as number))];
+    .all<DayRow>();
+  const userIds = [...new Set(results.map((r) => r.user_id))];
   const names = userIds.length
     ? (
         await db
@@ -35,10 +47,10 @@ export const timesheet = async (db: D1Database, query: TimesheetQuery): Promise<
   const nameOf = new Map(names.map((n) => [n.id, n.name]));
 
   const cells = results.map((r) => ({
-    userId: r.user_id as number,
-    workDate: r.work_date as string,
-    minutes: r.minutes as number,
-    billableMinutes: r.billable as number,
+    userId: r.user_id,
+    workDate: r.work_date,
+    minutes: r.minutes,
+    billableMinutes: r.billable,
   }));
   const sumBy = <K extends string | number>(key: (cell: (typeof cells)[number]) => K) => {
     const sums = new Map<K, { minutes: number; billableMinutes: number }>();
@@ -71,7 +83,7 @@ const LONG_RANGE_DAYS = 62;
  * over two months), and the median time to resolve of the tickets resolved in the range.
  */
 export const ticketReport = async (db: D1Database, query: TicketReportQuery): Promise<TicketReport> => {
-  const group = GROUPS[query.groupBy as keyof typeof GROUPS];
+  const group = GROUPS[query.groupBy];
   // Stored times are ISO text, so a range of days is a text range on them.
   const from = `${query.from}T00:00:00.000Z`;
   const to = `${query.to}T23:59:59.999Z`;
@@ -81,7 +93,7 @@ export const ticketReport = async (db: D1Database, query: TicketReportQuery): Pr
   // The unary + keeps SQLite off the created_at index here: counting through the grouped
   // column's (column, created_at) index reads no table rows, where the created_at index would
   // look up every ticket in the range for its group.
-  const [groups, series, counts] = await db.batch<Row>([
+  const [groups, series, counts] = await db.batch([
     db
       .prepare(
         `SELECT ${group.key} AS key, ${group.label} AS label, count(*) AS count FROM tickets t ${group.join}
@@ -92,7 +104,7 @@ export const ticketReport = async (db: D1Database, query: TicketReportQuery): Pr
     db.prepare('SELECT count(*) AS n FROM tickets WHERE resolved_at BETWEEN ?1 AND ?2').bind(from, to),
   ]);
 
-  const resolvedCount = (counts?.results[0]?.n as number) ?? 0;
+  const resolvedCount = rowsOf<{ n: number }>(counts)[0]?.n ?? 0;
   const median = resolvedCount
     ? await db
         .prepare(
@@ -103,13 +115,13 @@ export const ticketReport = async (db: D1Database, query: TicketReportQuery): Pr
         .all<{ hours: number }>()
     : null;
   const middle = median?.results.map((r) => r.hours) ?? [];
-  const points = countsOf(series?.results);
+  const points = countsOf(series);
 
   return {
     from: query.from,
     to: query.to,
     groupBy: query.groupBy,
-    groups: (groups?.results ?? []).map((r) => ({ key: String(r.key ?? 'none'), label: String(r.label), count: r.count as number })),
+    groups: rowsOf<GroupRow>(groups).map((r) => ({ key: String(r.key ?? 'none'), label: r.label, count: r.count })),
     bucket: long ? 'month' : 'day',
     series: points,
     totals: { opened: points.reduce((sum, point) => sum + point.opened, 0), resolved: resolvedCount },

@@ -1,5 +1,6 @@
 import { statementNumber } from '../../../shared/schemas/invoices';
-import type { SearchQuery, SearchResult } from '../../../shared/schemas/search';
+import type { SearchQuery } from '../../../shared/schemas/search';
+import type { SearchResult } from '../../../shared/types';
 import { searchTerms } from './search-terms';
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];

@@ -1,16 +1,16 @@
-import { conflict } from '../http/errors';
+import { Conflict } from '../errors/domain';
 
 /** The ISO 8601 UTC time SQLite writes, matching the columns' defaults. */
 export const NOW_SQL = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
 const isUniqueViolation = (error: unknown) => error instanceof Error && /UNIQUE constraint failed/.test(error.message);
 
-/** Runs a write, turning a unique constraint failure into a 409 with `detail`. */
-export const uniqueOr409 = async <T>(write: Promise<T>, detail: string): Promise<T> => {
+/** Runs a write, turning a unique constraint failure into a Conflict saying `detail`. */
+export const uniqueOrConflict = async <T>(write: Promise<T>, detail: string): Promise<T> => {
   try {
     return await write;
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(detail);
+    if (isUniqueViolation(error)) throw new Conflict(detail);
     throw error;
   }
 };

@@ -1,26 +1,21 @@
 import {
   STATEMENT_TRANSITIONS,
-  statementNumber,
   type StatementChanges,
   type StatementRequest,
 } from '../../../shared/schemas/invoices';
 import type { ListQuery } from '../../../shared/schemas/list';
-import type { Statement, StatementDetail, StatementIssuer } from '../../../shared/types';
-import { badRequest, conflict } from '../http/errors';
-import { pageOf, pageWindow } from '../http/pagination';
+import type { StatementDetail, StatementIssuer } from '../../../shared/types';
+import { Conflict, Invalid } from '../errors/domain';
+import { pageOf, pageWindow, totalOf } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, type AuditContext } from './audit';
-import { LINE_SELECT, STATEMENT_SUM, toLine } from './invoices';
-import { NOW_SQL, uniqueOr409 } from './sql';
+import { STATEMENT_SUM } from './invoices';
+import { LINE_SELECT, STATEMENT_SELECT, rowsOf, toLine, toStatement, written, type LineRow, type StatementRow } from './rows';
+import { NOW_SQL, uniqueOrConflict } from './sql';
 import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
-
-type Row = Record<string, unknown>;
 
 // Statements bill the GIFS contract: its SLA and Azure lines of one month.
 export const STATEMENT_SOURCES = ['gifs-sla', 'gifs-azure'] as const;
 const SOURCES_SQL = STATEMENT_SOURCES.map((s) => `'${s}'`).join(', ');
-
-const SELECT = `SELECT s.*, c.name AS company_name, c.address AS company_address, (SELECT count(*) FROM invoice_lines WHERE statement_id = s.id) AS line_count
-  FROM statements s LEFT JOIN companies c ON c.id = s.company_id`;
 
 const AUDIT = {
   entity: 'statement',
@@ -36,24 +31,6 @@ const AUDIT = {
 // What a new statement is at its INSERT: its lines and total are added after the entry.
 const CREATED_FIELDS = { period: jsonColumn('period'), sequence: jsonColumn('sequence'), companyId: jsonColumn('company_id'), status: jsonColumn('status') };
 
-const toStatement = (row: Row): Statement => ({
-  id: row.id as number,
-  number: statementNumber(row.period as string, row.sequence as number),
-  sequence: row.sequence as number,
-  companyId: (row.company_id as number | null) ?? null,
-  companyName: (row.company_name as string | null) ?? null,
-  period: row.period as string,
-  status: row.status as Statement['status'],
-  issuedAt: (row.issued_at as string | null) ?? null,
-  voidedAt: (row.voided_at as string | null) ?? null,
-  voidReason: (row.void_reason as string | null) ?? null,
-  totalCents: row.total_cents as number,
-  lineCount: row.line_count as number,
-  createdAt: row.created_at as string,
-  updatedAt: row.updated_at as string,
-  version: row.version as number,
-});
-
 /** The issue date plus the payment terms, as a calendar date in UTC. */
 const dueOn = (issuedAt: string | null, termsDays: number) => {
   if (!issuedAt) return null;
@@ -63,27 +40,27 @@ const dueOn = (issuedAt: string | null, termsDays: number) => {
 
 export const listStatements = async (db: D1Database, query: ListQuery) => {
   const { limit, offset } = pageWindow(query);
-  const [rows, count] = await db.batch<Row>([
-    db.prepare(`${SELECT} ORDER BY s.period DESC, s.sequence DESC LIMIT ${limit} OFFSET ${offset}`),
+  const [rows, count] = await db.batch([
+    db.prepare(`${STATEMENT_SELECT} ORDER BY s.period DESC, s.sequence DESC LIMIT ${limit} OFFSET ${offset}`),
     db.prepare('SELECT count(*) AS total FROM statements'),
   ]);
-  return pageOf(rows.results.map(toStatement), (count.results[0]?.total as number) ?? 0, query);
+  return pageOf(rowsOf<StatementRow>(rows).map(toStatement), totalOf(count), query);
 };
 
 export const findStatement = async (db: D1Database, id: number, issuer: StatementIssuer): Promise<StatementDetail | null> => {
-  const [statement, lines] = await db.batch<Row>([
-    db.prepare(`${SELECT} WHERE s.id = ?1`).bind(id),
+  const [statement, lines] = await db.batch([
+    db.prepare(`${STATEMENT_SELECT} WHERE s.id = ?1`).bind(id),
     db.prepare(`${LINE_SELECT} WHERE l.statement_id = ?1 ORDER BY l.source, l.id`).bind(id),
   ]);
-  const row = statement?.results[0];
+  const [row] = rowsOf<StatementRow>(statement);
   if (!row) return null;
   const base = toStatement(row);
   return {
     ...base,
-    companyAddress: (row.company_address as string | null) ?? null,
+    companyAddress: row.company_address,
     dueOn: dueOn(base.issuedAt, issuer.paymentTermsDays),
     issuer,
-    lines: (lines?.results ?? []).map(toLine),
+    lines: rowsOf<LineRow>(lines).map(toLine),
   };
 };
 
@@ -129,11 +106,11 @@ const nothingGenerated = async (db: D1Database, { period, companyId }: Statement
     .bind(period, companyId ?? null)
     .first<number>('n');
   if (companies && companies > 1) {
-    return badRequest(`The unbilled lines of ${period} belong to ${companies} companies; choose one`, {
+    return new Invalid(`The unbilled lines of ${period} belong to ${companies} companies; choose one`, {
       companyId: ['Choose the company to bill'],
     });
   }
-  return badRequest(`Nothing to bill for ${period}: no approved GIFS SLA or Azure lines are waiting for a statement`, {
+  return new Invalid(`Nothing to bill for ${period}: no approved GIFS SLA or Azure lines are waiting for a statement`, {
     period: ['No approved lines to bill'],
   });
 };
@@ -143,10 +120,10 @@ const nothingGenerated = async (db: D1Database, { period, companyId }: Statement
  * again bills the lines added since as a supplementary statement; nothing to bill is a 400.
  */
 export const generateStatement = async (db: D1Database, request: StatementRequest, issuer: StatementIssuer, audit: AuditContext) => {
-  const [inserted] = await uniqueOr409(db.batch<{ id: number }>(generation(db, request, audit)), 'Another statement was generated at the same time; try again');
+  const [inserted] = await uniqueOrConflict(db.batch<{ id: number }>(generation(db, request, audit)), 'Another statement was generated at the same time; try again');
   const id = inserted?.results[0]?.id;
   if (id === undefined) throw await nothingGenerated(db, request);
-  return findStatement(db, id, issuer) as Promise<StatementDetail>;
+  return written(await findStatement(db, id, issuer), 'statement');
 };
 
 /**
@@ -208,9 +185,9 @@ const refusedMove = async (db: D1Database, id: number, { status, from }: Stateme
   const current = unlessStale(await findStatement(db, id, issuer), version);
   if (!current) return null;
   const name = current.number;
-  if (from && from !== current.status) return conflict(`Statement ${name} is ${current.status}, not ${from}; reload it to see what changed`);
+  if (from && from !== current.status) return new Conflict(`Statement ${name} is ${current.status}, not ${from}; reload it to see what changed`);
   const verb = status === 'void' ? 'voided' : `marked ${status}`;
-  return conflict(`Statement ${name} is ${current.status}; a ${current.status} statement cannot be ${verb}`);
+  return new Conflict(`Statement ${name} is ${current.status}; a ${current.status} statement cannot be ${verb}`);
 };
 
 /** Moves a statement one step: open → issued → paid, or issued → void (DESIGN.md §10). */

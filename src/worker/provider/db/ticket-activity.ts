@@ -1,38 +1,14 @@
 import { MINUTES_PER_DAY, type CommentPayload, type TimeEntryPayload } from '../../../shared/schemas/tickets';
-import type { TicketComment, TimeEntry } from '../../../shared/types';
-import { conflict } from '../http/errors';
+import { Conflict } from '../errors/domain';
 import { auditCreated, jsonColumn, jsonFlag, type AuditContext } from './audit';
-
-type Row = Record<string, unknown>;
-const USER_NAME = "u.first_name || ' ' || u.surname AS user_name";
-
-const toComment = (row: Row): TicketComment => ({
-  id: row.id as number,
-  ticketId: row.ticket_id as number,
-  userId: row.user_id as number,
-  userName: row.user_name as string,
-  body: row.body as string,
-  createdAt: row.created_at as string,
-});
-
-const toTimeEntry = (row: Row): TimeEntry => ({
-  id: row.id as number,
-  ticketId: row.ticket_id as number,
-  userId: row.user_id as number,
-  userName: row.user_name as string,
-  workDate: row.work_date as string,
-  minutes: row.minutes as number,
-  note: row.note as string,
-  billable: row.billable === 1,
-  createdAt: row.created_at as string,
-});
+import { COMMENT_SELECT, TIME_ENTRY_SELECT, rowsOf, toComment, toTimeEntry, written, type CommentRow, type TimeEntryRow } from './rows';
 
 export const listComments = async (db: D1Database, ticketId: number) =>
   (
     await db
-      .prepare(`SELECT m.*, ${USER_NAME} FROM ticket_comments m JOIN users u ON u.id = m.user_id WHERE m.ticket_id = ?1 ORDER BY m.created_at, m.id`)
+      .prepare(`${COMMENT_SELECT} WHERE m.ticket_id = ?1 ORDER BY m.created_at, m.id`)
       .bind(ticketId)
-      .all<Row>()
+      .all<CommentRow>()
   ).results.map(toComment);
 
 // Comments and time entries belong to their ticket's history.
@@ -49,7 +25,7 @@ const AUDIT_TIME = {
 type Author = AuditContext & { actorId: number };
 
 export const insertComment = async (db: D1Database, ticketId: number, author: Author, { body }: CommentPayload) => {
-  const [inserted] = await db.batch<Row>([
+  const [inserted] = await db.batch([
     db
       .prepare(
         `INSERT INTO ticket_comments (ticket_id, user_id, body) VALUES (?1, ?2, ?3)
@@ -58,15 +34,15 @@ export const insertComment = async (db: D1Database, ticketId: number, author: Au
       .bind(ticketId, author.actorId, body),
     auditCreated(db, author, AUDIT_COMMENT),
   ]);
-  return toComment(inserted?.results[0] as Row);
+  return toComment(written(rowsOf<CommentRow>(inserted)[0], 'comment'));
 };
 
 export const listTimeEntries = async (db: D1Database, ticketId: number) =>
   (
     await db
-      .prepare(`SELECT e.*, ${USER_NAME} FROM time_entries e JOIN users u ON u.id = e.user_id WHERE e.ticket_id = ?1 ORDER BY e.work_date DESC, e.id DESC`)
+      .prepare(`${TIME_ENTRY_SELECT} WHERE e.ticket_id = ?1 ORDER BY e.work_date DESC, e.id DESC`)
       .bind(ticketId)
-      .all<Row>()
+      .all<TimeEntryRow>()
   ).results.map(toTimeEntry);
 
 /**
@@ -75,7 +51,7 @@ export const listTimeEntries = async (db: D1Database, ticketId: number) =>
  * audit entry is in the same batch and is written only when the row is.
  */
 export const insertTimeEntry = async (db: D1Database, ticketId: number, author: Author, entry: TimeEntryPayload) => {
-  const [inserted] = await db.batch<Row>([
+  const [inserted] = await db.batch([
     db
       .prepare(
         `INSERT INTO time_entries (ticket_id, user_id, work_date, minutes, note, billable)
@@ -86,7 +62,7 @@ export const insertTimeEntry = async (db: D1Database, ticketId: number, author: 
       .bind(ticketId, author.actorId, entry.workDate, entry.minutes, entry.note ?? '', entry.billable === false ? 0 : 1, MINUTES_PER_DAY),
     auditCreated(db, author, AUDIT_TIME),
   ]);
-  const row = inserted?.results[0];
-  if (!row) throw conflict(`Time logged on ${entry.workDate} would come to more than 24 hours`);
+  const [row] = rowsOf<TimeEntryRow>(inserted);
+  if (!row) throw new Conflict(`Time logged on ${entry.workDate} would come to more than 24 hours`);
   return toTimeEntry(row);
 };

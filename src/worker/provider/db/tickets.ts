@@ -1,21 +1,11 @@
 import type { TicketChanges, TicketListQuery, TicketPayload, TicketSort } from '../../../shared/schemas/tickets';
-import type { Ticket } from '../../../shared/types';
-import { pageOf, pageWindow } from '../http/pagination';
+import { pageOf, pageWindow, totalOf } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, type AuditContext, type AuditFields } from './audit';
 import { assertReferencesExist } from './references';
+import { TICKET_SELECT, rowsOf, toTicket, written, type TicketRow } from './rows';
 import { searchTerms } from './search-terms';
 import { NOW_SQL, assignments, insertSql, setSql, valuesOf } from './sql';
 import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
-
-type Row = Record<string, unknown>;
-
-const SELECT = `SELECT t.*, c.name AS company_name, k.name AS category_name,
-    a.first_name || ' ' || a.surname AS assignee_name, r.first_name || ' ' || r.surname AS reporter_name
-  FROM tickets t
-  LEFT JOIN companies c ON c.id = t.company_id
-  LEFT JOIN ticket_categories k ON k.id = t.category_id
-  LEFT JOIN users a ON a.id = t.assignee_id
-  LEFT JOIN users r ON r.id = t.reporter_id`;
 
 const COLUMNS: Record<string, string> = {
   title: 'title',
@@ -49,27 +39,6 @@ const SORT_SQL: Record<TicketSort, string> = {
 
 const CLOSED = ['resolved', 'closed'];
 
-export const toTicket = (row: Row): Ticket => ({
-  id: row.id as number,
-  title: row.title as string,
-  description: row.description as string,
-  status: row.status as Ticket['status'],
-  priority: row.priority as Ticket['priority'],
-  companyId: (row.company_id as number | null) ?? null,
-  companyName: (row.company_name as string | null) ?? null,
-  categoryId: (row.category_id as number | null) ?? null,
-  categoryName: (row.category_name as string | null) ?? null,
-  assigneeId: (row.assignee_id as number | null) ?? null,
-  assigneeName: (row.assignee_name as string | null) ?? null,
-  reporterId: (row.reporter_id as number | null) ?? null,
-  reporterName: (row.reporter_name as string | null) ?? null,
-  dueAt: (row.due_at as string | null) ?? null,
-  resolvedAt: (row.resolved_at as string | null) ?? null,
-  createdAt: row.created_at as string,
-  updatedAt: row.updated_at as string,
-  version: row.version as number,
-});
-
 const filters = (query: TicketListQuery) => {
   const clauses: string[] = [];
   const params: unknown[] = [];
@@ -98,7 +67,7 @@ export const ticketListSql = (query: TicketListQuery) => {
   const direction = sort.startsWith('-') ? 'DESC' : 'ASC';
   const orderBy = `${SORT_SQL[sort.replace(/^-/, '') as TicketSort]} ${direction}, t.id ${direction}`;
   return {
-    page: `${SELECT} ${where} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`,
+    page: `${TICKET_SELECT} ${where} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`,
     total: `SELECT count(*) AS total FROM tickets t ${where}`,
     params,
   };
@@ -106,15 +75,12 @@ export const ticketListSql = (query: TicketListQuery) => {
 
 export const listTickets = async (db: D1Database, query: TicketListQuery) => {
   const sql = ticketListSql(query);
-  const [rows, count] = await db.batch<Row>([
-    db.prepare(sql.page).bind(...sql.params),
-    db.prepare(sql.total).bind(...sql.params),
-  ]);
-  return pageOf(rows.results.map(toTicket), (count.results[0]?.total as number) ?? 0, query);
+  const [rows, count] = await db.batch([db.prepare(sql.page).bind(...sql.params), db.prepare(sql.total).bind(...sql.params)]);
+  return pageOf(rowsOf<TicketRow>(rows).map(toTicket), totalOf(count), query);
 };
 
 export const findTicket = async (db: D1Database, id: number) => {
-  const row = await db.prepare(`${SELECT} WHERE t.id = ?1`).bind(id).first<Row>();
+  const row = await db.prepare(`${TICKET_SELECT} WHERE t.id = ?1`).bind(id).first<TicketRow>();
   return row ? toTicket(row) : null;
 };
 
@@ -125,8 +91,8 @@ export const insertTicket = async (db: D1Database, payload: TicketPayload, repor
   await assertReferencesExist(db, payload);
   const resolvedAt = payload.status && CLOSED.includes(payload.status) ? new Date().toISOString() : undefined;
   const list = assignments({ ...payload, reporterId, resolvedAt }, COLUMNS);
-  const [inserted] = await db.batch<Row>([db.prepare(insertSql('tickets', list)).bind(...valuesOf(list)), auditCreated(db, audit, AUDIT)]);
-  return findTicket(db, inserted?.results[0]?.id as number) as Promise<Ticket>;
+  const [inserted] = await db.batch<{ id: number }>([db.prepare(insertSql('tickets', list)).bind(...valuesOf(list)), auditCreated(db, audit, AUDIT)]);
+  return written(await findTicket(db, written(inserted?.results[0], 'ticket').id), 'ticket');
 };
 
 /**

@@ -1,48 +1,22 @@
-import type { Role, User } from '../../../shared/types';
+import type { Role } from '../../../shared/types';
 import type { UserListQuery } from '../../../shared/schemas/users';
-import { conflict } from '../http/errors';
-import { containsPattern, pageOf, pageWindow } from '../http/pagination';
+import { Conflict } from '../errors/domain';
+import { containsPattern, pageOf, pageWindow, totalOf } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, jsonFlag, type AuditContext, type AuditFields } from './audit';
-import { NOW_SQL, uniqueOr409 } from './sql';
+import { USER_COLUMNS, rowsOf, toUser, written, type UserRow } from './rows';
+import { NOW_SQL, uniqueOrConflict } from './sql';
 import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
-
-interface UserRow {
-  id: number;
-  first_name: string;
-  surname: string;
-  email: string;
-  is_active: number;
-  role: Role;
-  session_version: number;
-  created_at: string;
-  updated_at: string;
-  version: number;
-}
-
-const COLUMNS = 'id, first_name, surname, email, is_active, role, session_version, created_at, updated_at, version';
-
-const toUser = (row: UserRow): User => ({
-  id: row.id,
-  firstName: row.first_name,
-  surname: row.surname,
-  email: row.email,
-  isActive: row.is_active === 1,
-  role: row.role,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  version: row.version,
-});
 
 const EMAIL_TAKEN = 'Email address is already in use';
 
 export const findUser = async (db: D1Database, id: number) => {
-  const row = await db.prepare(`SELECT ${COLUMNS} FROM users WHERE id = ?1`).bind(id).first<UserRow>();
+  const row = await db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?1`).bind(id).first<UserRow>();
   return row ? toUser(row) : null;
 };
 
 export const findCredentials = (db: D1Database, email: string) =>
   db
-    .prepare(`SELECT ${COLUMNS}, password_hash FROM users WHERE email = ?1`)
+    .prepare(`SELECT ${USER_COLUMNS}, password_hash FROM users WHERE email = ?1`)
     .bind(email)
     .first<UserRow & { password_hash: string }>()
     .then((row) => (row ? { user: toUser(row), sessionVersion: row.session_version, passwordHash: row.password_hash } : null));
@@ -62,12 +36,11 @@ export const listUsers = async (db: D1Database, query: UserListQuery) => {
   const { where, params } = userFilters(query);
   const [rows, count] = await db.batch([
     db
-      .prepare(`SELECT ${COLUMNS} FROM users ${where} ORDER BY surname COLLATE NOCASE, first_name COLLATE NOCASE, id LIMIT ${limit} OFFSET ${offset}`)
+      .prepare(`SELECT ${USER_COLUMNS} FROM users ${where} ORDER BY surname COLLATE NOCASE, first_name COLLATE NOCASE, id LIMIT ${limit} OFFSET ${offset}`)
       .bind(...params),
     db.prepare(`SELECT count(*) AS total FROM users ${where}`).bind(...params),
   ]);
-  const total = (count.results[0] as { total: number } | undefined)?.total ?? 0;
-  return pageOf((rows.results as UserRow[]).map(toUser), total, query);
+  return pageOf(rowsOf<UserRow>(rows).map(toUser), totalOf(count), query);
 };
 
 /** What a user's audit entries record; never the password hash. */
@@ -90,20 +63,18 @@ export interface NewUser {
 }
 
 export const insertUser = async (db: D1Database, user: NewUser, audit: AuditContext) => {
-  const [inserted] = await uniqueOr409(
+  const [inserted] = await uniqueOrConflict(
     db.batch<UserRow>([
       db
         .prepare(
-          `INSERT INTO users (first_name, surname, email, password_hash, is_active, role) VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING ${COLUMNS}`,
+          `INSERT INTO users (first_name, surname, email, password_hash, is_active, role) VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING ${USER_COLUMNS}`,
         )
         .bind(user.firstName, user.surname, user.email, user.passwordHash, user.isActive === false ? 0 : 1, user.role ?? 'staff'),
       auditCreated(db, audit, { entity: 'user', table: 'users', fields: AUDIT_FIELDS }),
     ]),
     EMAIL_TAKEN,
   );
-  const row = inserted?.results[0];
-  if (!row) throw new Error('insert returned no row');
-  return toUser(row);
+  return toUser(written(inserted?.results[0], 'user'));
 };
 
 export interface UserChanges {
@@ -137,7 +108,7 @@ export const updateUser = async (
   { action = 'update', version }: { action?: 'update' | 'password'; version?: number } = {},
 ) => {
   const guard = removesAdmin(changes) ? KEEPS_AN_ADMIN : undefined;
-  const [, updated] = await uniqueOr409(
+  const [, updated] = await uniqueOrConflict(
     db.batch<UserRow>([
       auditUpdated(db, audit, {
         action,
@@ -162,7 +133,7 @@ export const updateUser = async (
              session_version = session_version + (is_active IS NOT coalesce(?5, is_active) OR role IS NOT coalesce(?6, role) OR ?7 IS NOT NULL),
              updated_at = ${NOW_SQL},
              ${VERSION_BUMP}
-           WHERE id = ?1 AND ${versionMatches(8)}${guard ? ` AND (${guard})` : ''} RETURNING ${COLUMNS}`,
+           WHERE id = ?1 AND ${versionMatches(8)}${guard ? ` AND (${guard})` : ''} RETURNING ${USER_COLUMNS}`,
         )
         .bind(
           id,
@@ -180,7 +151,7 @@ export const updateUser = async (
   const row = updated?.results[0];
   if (row) return { user: toUser(row), sessionVersion: row.session_version };
   // The WHERE matched nothing: no such user, a stale version, or the guard refused.
-  if (unlessStale(await findUser(db, id), version) && guard) throw conflict(LAST_ADMIN);
+  if (unlessStale(await findUser(db, id), version) && guard) throw new Conflict(LAST_ADMIN);
   return null;
 };
 

@@ -1,4 +1,5 @@
 import type { Versioned } from '../../../shared/types';
+import { StaleVersion } from '../errors/domain';
 
 /**
  * Record versions (DESIGN.md §10, migration 0008). Every UPDATE of an editable record adds
@@ -10,14 +11,6 @@ export const VERSION_BUMP = 'version = version + 1';
 
 /** The WHERE condition of a versioned write, with the expected version (or null) bound as `?param`. */
 export const versionMatches = (param: number) => `version = coalesce(?${param}, version)`;
-
-/** A write refused because the record is no longer at the version the caller edited: carries it as it now stands. */
-export class StaleVersion<T extends Versioned = Versioned> extends Error {
-  constructor(readonly current: T) {
-    super(`The record is now at version ${current.version}`);
-    this.name = 'StaleVersion';
-  }
-}
 
 /**
  * For a write that changed nothing, read afterwards: throws StaleVersion when the record exists at

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ValidationError } from 'yup';
 import type { ErrorBody, ProblemBody } from '../../../shared/types';
-import { StaleVersion } from '../db/versions';
+import { Conflict, Invalid, NotFound, StaleVersion } from '../errors/domain';
 
 /** An error that already knows its HTTP answer; anything else thrown is a 500. */
 export class HttpError extends Error {
@@ -19,8 +19,6 @@ export const badRequest = (message: string, errors?: Record<string, string[]>) =
   new HttpError(400, errors ? { message, errors } : { message });
 export const unauthorized = (message = 'Authentication required') => new HttpError(401, { message });
 export const forbidden = (message: string) => new HttpError(403, { message });
-export const notFound = (message = 'Not Found') => new HttpError(404, { message });
-export const conflict = (detail: string) => new HttpError(409, { title: 'Conflict', status: 409, detail });
 export const tooManyRequests = (retryAfterSeconds: number) =>
   new HttpError(429, { message: 'Too many failed sign-in attempts. Try again later.' }, {
     'Retry-After': String(retryAfterSeconds),
@@ -54,10 +52,19 @@ export const validationFailed = (error: ValidationError) => {
 /** A record's version as its ETag: `"3"`. */
 export const etagOf = (version: number) => `"${version}"`;
 
+/** The one place a domain error gets its status; a conflict answers with a problem body (DESIGN.md §3). */
+const httpErrorOf = (error: Error) => {
+  if (error instanceof ValidationError) return validationFailed(error);
+  if (error instanceof Invalid) return badRequest(error.message, error.errors);
+  if (error instanceof Conflict) return new HttpError(409, { title: 'Conflict', status: 409, detail: error.message });
+  if (error instanceof NotFound) return new HttpError(404, { message: error.message });
+  return isBackupLockError(error) ? backupRunning() : error;
+};
+
 export const onError = (error: Error, c: Context) => {
   // DESIGN.md §10: the answer to a save made from an older version is the record as it now is.
   if (error instanceof StaleVersion) return c.json(error.current, 412, { ETag: etagOf(error.current.version) });
-  const known = error instanceof ValidationError ? validationFailed(error) : isBackupLockError(error) ? backupRunning() : error;
+  const known = httpErrorOf(error);
   if (known instanceof HttpError) return c.json(known.body, known.status, known.headers);
   console.error('provider: unhandled error', error);
   return c.json({ message: 'Internal Server Error' }, 500);

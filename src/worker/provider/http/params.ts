@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
-import { badRequest, notFound } from './errors';
+import { NotFound } from '../errors/domain';
+import { badRequest } from './errors';
 
 /** The `:id` path value as a positive whole number written in plain digits (not `1e3`), or a 400. */
 export const readId = (c: Context) => {
@@ -11,6 +12,6 @@ export const readId = (c: Context) => {
 
 /** The found record, or a 404 naming what was not found. */
 export const foundOr404 = <T>(value: T | null, noun: string): T => {
-  if (value === null) throw notFound(`${noun} not found`);
+  if (value === null) throw new NotFound(`${noun} not found`);
   return value;
 };

@@ -3,20 +3,20 @@ import { CSV_BOM, csvLines } from '../../../shared/csv';
 import { auditQuerySchema, isRecordHistory } from '../../../shared/schemas/audit';
 import { allAudit, listAudit } from '../db/audit';
 import { assertMay, requireAuth, requireRole, type ProviderEnv } from '../http/auth';
-import { readQuery } from '../http/validate';
+import { queryOf } from '../http/validate';
 
 const CSV_HEADER = ['id', 'at', 'actor_id', 'actor', 'action', 'entity', 'entity_id', 'changes', 'request_id'];
 
 /** `GET audit` and `GET audit.csv` (DESIGN.md §6), mounted at the API root. */
 export const auditRoutes = new Hono<ProviderEnv>()
-  .get('/audit', requireAuth, async (c) => {
-    const query = await readQuery(c, auditQuerySchema);
+  .get('/audit', requireAuth, queryOf(auditQuerySchema), async (c) => {
+    const query = c.req.valid('query');
     // One record's history is part of reading that record; anything wider is for admins.
     if (!isRecordHistory(query)) await assertMay(c, 'readAuditLog');
     return c.json(await listAudit(c.env.DB, query));
   })
-  .get('/audit.csv', requireAuth, requireRole('exportAuditLog'), async (c) => {
-    const query = await readQuery(c, auditQuerySchema);
+  .get('/audit.csv', requireAuth, requireRole('exportAuditLog'), queryOf(auditQuerySchema), async (c) => {
+    const query = c.req.valid('query');
     const chunks = allAudit(c.env.DB, query);
     const encoder = new TextEncoder();
     let headerSent = false;

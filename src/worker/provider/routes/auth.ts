@@ -10,15 +10,15 @@ import { findCredentials } from '../db/users';
 import { requestIdOf } from '../http/audit-context';
 import { requireAuth, type ProviderEnv } from '../http/auth';
 import { unauthorized } from '../http/errors';
-import { readBody } from '../http/validate';
+import { jsonBody } from '../http/validate';
 
 // The passthrough sets X-Forwarded-For only from an address the Worker trusts (see
 // src/worker/client-address.ts); the embedded provider is only reachable through it.
 const clientAddress = (header: string | undefined) => header?.split(',')[0]?.trim() || null;
 
 export const authRoutes = new Hono<ProviderEnv>()
-  .post('/login', async (c) => {
-    const { username, password, audience } = await readBody(c, loginSchema);
+  .post('/login', jsonBody(loginSchema), async (c) => {
+    const { username, password, audience } = c.req.valid('json');
     if (audience !== c.env.APP_AUDIENCE) throw unauthorized('Unknown audience');
 
     const subject = { email: username, ip: clientAddress(c.req.header('x-forwarded-for')) };

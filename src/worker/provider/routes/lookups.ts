@@ -8,25 +8,32 @@ import {
   updateCompanySchema,
   updateTicketCategorySchema,
 } from '../../../shared/schemas/lookups';
+import type { Versioned } from '../../../shared/types';
 import { companies, ticketCategories, type LookupStore } from '../db/lookups';
 import { auditContext } from '../http/audit-context';
 import { requireAuth, requireRole, type ProviderEnv } from '../http/auth';
 import { foundOr404, readId } from '../http/params';
-import { readBody, readQuery } from '../http/validate';
+import { jsonBody, queryOf } from '../http/validate';
 import { readIfMatch, versioned } from '../http/versions';
 
 /** List, create, read, edit and delete for one lookup table; every role reads, admins write. */
-const lookupRoutes = (store: LookupStore, noun: string, permission: Permission, create: ObjectSchema<AnyObject>, update: ObjectSchema<AnyObject>) => {
+const lookupRoutes = <T extends Versioned, C extends ObjectSchema<AnyObject>, U extends ObjectSchema<AnyObject>>(
+  store: LookupStore<T>,
+  noun: string,
+  permission: Permission,
+  create: C,
+  update: U,
+) => {
   const adminOnly = requireRole(permission);
   return new Hono<ProviderEnv>()
     .use(requireAuth)
-    .get('/', async (c) => c.json(await store.list(c.env.DB, await readQuery(c, listQuerySchema))))
-    .post('/', adminOnly, async (c) => c.json(await store.insert(c.env.DB, await readBody(c, create), auditContext(c)), 201))
+    .get('/', queryOf(listQuerySchema), async (c) => c.json(await store.list(c.env.DB, c.req.valid('query'))))
+    .post('/', adminOnly, jsonBody(create), async (c) => c.json(await store.insert(c.env.DB, c.req.valid('json'), auditContext(c)), 201))
     .get('/:id', async (c) => versioned(c, foundOr404(await store.get(c.env.DB, readId(c)), noun)))
-    .patch('/:id', adminOnly, async (c) => {
+    .patch('/:id', adminOnly, jsonBody(update), async (c) => {
       const id = readId(c);
       const version = readIfMatch(c);
-      return versioned(c, foundOr404(await store.update(c.env.DB, id, await readBody(c, update), auditContext(c), version), noun));
+      return versioned(c, foundOr404(await store.update(c.env.DB, id, c.req.valid('json'), auditContext(c), version), noun));
     })
     .delete('/:id', adminOnly, async (c) => {
       foundOr404((await store.remove(c.env.DB, readId(c), auditContext(c))) || null, noun);

@@ -3,12 +3,12 @@ import { ticketReportQuerySchema, timesheetQuerySchema } from '../../../shared/s
 import { dashboardSummary } from '../db/dashboard';
 import { ticketReport, timesheet } from '../db/reports';
 import { requireAuth, type ProviderEnv } from '../http/auth';
-import { readQuery } from '../http/validate';
+import { queryOf } from '../http/validate';
 
 export const reportRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
-  .get('/timesheet', async (c) => c.json(await timesheet(c.env.DB, await readQuery(c, timesheetQuerySchema))))
-  .get('/tickets', async (c) => c.json(await ticketReport(c.env.DB, await readQuery(c, ticketReportQuerySchema))));
+  .get('/timesheet', queryOf(timesheetQuerySchema), async (c) => c.json(await timesheet(c.env.DB, c.req.valid('query'))))
+  .get('/tickets', queryOf(ticketReportQuerySchema), async (c) => c.json(await ticketReport(c.env.DB, c.req.valid('query'))));
 
 export const dashboardRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)

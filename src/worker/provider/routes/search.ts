@@ -2,8 +2,8 @@ import { Hono } from 'hono';
 import { searchQuerySchema } from '../../../shared/schemas/search';
 import { search } from '../db/search';
 import { requireAuth, type ProviderEnv } from '../http/auth';
-import { readQuery } from '../http/validate';
+import { queryOf } from '../http/validate';
 
 export const searchRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
-  .get('/', async (c) => c.json({ items: await search(c.env.DB, await readQuery(c, searchQuerySchema)) }));
+  .get('/', queryOf(searchQuerySchema), async (c) => c.json({ items: await search(c.env.DB, c.req.valid('query')) }));

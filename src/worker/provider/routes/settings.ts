@@ -3,10 +3,10 @@ import { backupDownloadQuerySchema } from '../../../shared/schemas/settings';
 import { writeBackup } from '../db/backup';
 import { BACKUP_PREFIX } from '../db/backup-format';
 import { listBackups } from '../db/backup-list';
+import { NotFound } from '../errors/domain';
 import { auditContext } from '../http/audit-context';
 import { requireAuth, requireRole, type ProviderEnv } from '../http/auth';
-import { notFound } from '../http/errors';
-import { readQuery } from '../http/validate';
+import { queryOf } from '../http/validate';
 
 export const settingsRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
@@ -19,10 +19,10 @@ export const settingsRoutes = new Hono<ProviderEnv>()
   })
   .get('/backups', async (c) => c.json(await listBackups(c.env.DB, c.env.BACKUPS)))
   // A backup holds every password hash.
-  .get('/backups/download', requireRole('downloadBackups'), async (c) => {
-    const { key } = await readQuery(c, backupDownloadQuerySchema);
+  .get('/backups/download', requireRole('downloadBackups'), queryOf(backupDownloadQuerySchema), async (c) => {
+    const { key } = c.req.valid('query');
     const object = await c.env.BACKUPS.get(key);
-    if (!object) throw notFound('No backup has that key');
+    if (!object) throw new NotFound('No backup has that key');
     return new Response(object.body, {
       headers: {
         'content-type': object.httpMetadata?.contentType ?? 'application/octet-stream',

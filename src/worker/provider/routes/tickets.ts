@@ -5,7 +5,7 @@ import { findTicket, insertTicket, listTickets, ticketExists, updateTicket } fro
 import { auditContext } from '../http/audit-context';
 import { requireAuth, type ProviderEnv } from '../http/auth';
 import { foundOr404, readId } from '../http/params';
-import { readBody, readQuery } from '../http/validate';
+import { jsonBody, queryOf } from '../http/validate';
 import { readIfMatch, versioned } from '../http/versions';
 
 const NOUN = 'Ticket';
@@ -19,21 +19,21 @@ const existingTicketId = async (c: Context<ProviderEnv>) => {
 
 export const ticketRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
-  .get('/', async (c) => c.json(await listTickets(c.env.DB, await readQuery(c, ticketListQuerySchema))))
-  .post('/', async (c) => c.json(await insertTicket(c.env.DB, await readBody(c, createTicketSchema), c.get('userId'), auditContext(c)), 201))
+  .get('/', queryOf(ticketListQuerySchema), async (c) => c.json(await listTickets(c.env.DB, c.req.valid('query'))))
+  .post('/', jsonBody(createTicketSchema), async (c) => c.json(await insertTicket(c.env.DB, c.req.valid('json'), c.get('userId'), auditContext(c)), 201))
   .get('/:id', async (c) => versioned(c, foundOr404(await findTicket(c.env.DB, readId(c)), NOUN)))
-  .patch('/:id', async (c) => {
+  .patch('/:id', jsonBody(updateTicketSchema), async (c) => {
     const id = readId(c);
     const version = readIfMatch(c);
-    return versioned(c, foundOr404(await updateTicket(c.env.DB, id, await readBody(c, updateTicketSchema), auditContext(c), version), NOUN));
+    return versioned(c, foundOr404(await updateTicket(c.env.DB, id, c.req.valid('json'), auditContext(c), version), NOUN));
   })
   .get('/:id/comments', async (c) => c.json({ items: await listComments(c.env.DB, await existingTicketId(c)) }))
-  .post('/:id/comments', async (c) => {
+  .post('/:id/comments', jsonBody(commentSchema), async (c) => {
     const id = await existingTicketId(c);
-    return c.json(await insertComment(c.env.DB, id, auditContext(c), await readBody(c, commentSchema)), 201);
+    return c.json(await insertComment(c.env.DB, id, auditContext(c), c.req.valid('json')), 201);
   })
   .get('/:id/time-entries', async (c) => c.json({ items: await listTimeEntries(c.env.DB, await existingTicketId(c)) }))
-  .post('/:id/time-entries', async (c) => {
+  .post('/:id/time-entries', jsonBody(timeEntrySchema), async (c) => {
     const id = await existingTicketId(c);
-    return c.json(await insertTimeEntry(c.env.DB, id, auditContext(c), await readBody(c, timeEntrySchema)), 201);
+    return c.json(await insertTimeEntry(c.env.DB, id, auditContext(c), c.req.valid('json')), 201);
   });

@@ -9,22 +9,22 @@ import { assertSelf, requireAuth, requireRole, type ProviderEnv } from '../http/
 import { badRequest } from '../http/errors';
 import { foundOr404, readId } from '../http/params';
 import { assertNewPassword } from '../http/password-policy';
-import { readBody, readQuery } from '../http/validate';
+import { jsonBody, queryOf } from '../http/validate';
 import { readIfMatch, versioned } from '../http/versions';
 
 const NOUN = 'User';
 
 export const userRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
-  .get('/', async (c) => c.json(await listUsers(c.env.DB, await readQuery(c, userListQuerySchema))))
-  .post('/', requireRole('manageUsers'), async (c) => {
-    const { password, ...user } = await readBody(c, createUserSchema);
+  .get('/', queryOf(userListQuerySchema), async (c) => c.json(await listUsers(c.env.DB, c.req.valid('query'))))
+  .post('/', requireRole('manageUsers'), jsonBody(createUserSchema), async (c) => {
+    const { password, ...user } = c.req.valid('json');
     await assertNewPassword(password, user.email, 'password');
     return c.json(await insertUser(c.env.DB, { ...user, passwordHash: await hashPassword(password) }, auditContext(c)), 201);
   })
-  .patch('/', requireRole('manageUsers'), async (c) => {
+  .patch('/', requireRole('manageUsers'), jsonBody(updateUserSchema), async (c) => {
     const version = readIfMatch(c);
-    const { id, password, ...changes } = await readBody(c, updateUserSchema);
+    const { id, password, ...changes } = c.req.valid('json');
     if (id === c.get('userId') && changes.isActive === false) {
       throw badRequest('You cannot deactivate your own account');
     }
@@ -38,14 +38,14 @@ export const userRoutes = new Hono<ProviderEnv>()
     const updated = await updateUser(c.env.DB, id, { ...changes, passwordHash }, auditContext(c), { action, version });
     return versioned(c, foundOr404(updated, NOUN).user);
   })
-  .patch('/profile', async (c) => {
+  .patch('/profile', jsonBody(profileSchema), async (c) => {
     const version = readIfMatch(c);
-    const { id, ...profile } = await readBody(c, profileSchema);
+    const { id, ...profile } = c.req.valid('json');
     assertSelf(c.get('userId'), id);
     return versioned(c, foundOr404(await updateUser(c.env.DB, id, profile, auditContext(c), { version }), NOUN).user);
   })
-  .patch('/change-password', async (c) => {
-    const { id, newPassword } = await readBody(c, changePasswordSchema);
+  .patch('/change-password', jsonBody(changePasswordSchema), async (c) => {
+    const { id, newPassword } = c.req.valid('json');
     assertSelf(c.get('userId'), id);
     await assertNewPassword(newPassword, foundOr404(await findUser(c.env.DB, id), NOUN).email, 'newPassword');
     const updated = foundOr404(

@@ -12,3 +12,6 @@ export const pageOf = <T>(items: T[], total: number, { page, pageSize }: ListQue
 
 /** A LIKE pattern matching `q` anywhere, with the wildcards in `q` taken literally (ESCAPE '\'). */
 export const containsPattern = (q: string) => `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+
+/** The `count(*) AS total` of a list's count statement. */
+export const totalOf = (result: D1Result | undefined) => (result?.results[0] as { total: number } | undefined)?.total ?? 0;

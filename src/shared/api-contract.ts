@@ -1,0 +1,105 @@
+import type { AuditQuery } from './schemas/audit';
+import type { LoginPayload } from './schemas/auth';
+import type { LineChanges, LineListQuery, LinePayload, StatementChanges, StatementRequest } from './schemas/invoices';
+import type { ListQuery } from './schemas/list';
+import type { CompanyChanges, CompanyPayload, TicketCategoryChanges, TicketCategoryPayload } from './schemas/lookups';
+import type { TicketReportQuery, TimesheetQuery } from './schemas/reports';
+import type { SearchQuery } from './schemas/search';
+import type { BackupDownloadQuery } from './schemas/settings';
+import type { CommentPayload, TicketChanges, TicketListQuery, TicketPayload, TimeEntryPayload } from './schemas/tickets';
+import type { ChangePasswordPayload, CreateUserPayload, ProfilePayload, UpdateUserPayload, UserListQuery } from './schemas/users';
+import type {
+  AuditEntry,
+  BackupList,
+  BackupResult,
+  ChangePasswordResponse,
+  Company,
+  DashboardSummary,
+  InvoiceLine,
+  LinePage,
+  LoginResponse,
+  Page,
+  SearchResult,
+  Statement,
+  StatementDetail,
+  Ticket,
+  TicketCategory,
+  TicketComment,
+  TicketReport,
+  TimeEntry,
+  TimesheetReport,
+  User,
+} from './types';
+
+/** A list answered whole, without paging. */
+interface Items<T> {
+  items: T[];
+}
+
+/**
+ * Every JSON call of the provider API (DESIGN.md §6–§10), keyed `METHOD /path` under `/api/v1`:
+ * what it takes (`query`, `body`, as the shared schemas type them) and what it answers
+ * (`response`; null for 204). The client's calls are typed by it (lib/endpoints.ts), and
+ * src/worker/provider/contract-check.ts holds it equal to the provider's routes, so a field
+ * renamed on either end fails `npm run typecheck`.
+ */
+export interface ApiContract {
+  'POST /auth/login': { body: LoginPayload; response: LoginResponse };
+  'POST /auth/logout': { response: null };
+
+  'GET /users': { query: UserListQuery; response: Page<User> };
+  'POST /users': { body: CreateUserPayload; response: User };
+  'PATCH /users': { body: UpdateUserPayload; response: User };
+  'PATCH /users/profile': { body: ProfilePayload; response: User };
+  'PATCH /users/change-password': { body: ChangePasswordPayload; response: ChangePasswordResponse };
+  'GET /users/:id': { response: User };
+
+  'POST /settings/backup-db': { response: BackupResult };
+  'GET /settings/backups': { response: BackupList };
+
+  'GET /companies': { query: ListQuery; response: Page<Company> };
+  'POST /companies': { body: CompanyPayload; response: Company };
+  'GET /companies/:id': { response: Company };
+  'PATCH /companies/:id': { body: CompanyChanges; response: Company };
+  'DELETE /companies/:id': { response: null };
+
+  'GET /ticket-categories': { query: ListQuery; response: Page<TicketCategory> };
+  'POST /ticket-categories': { body: TicketCategoryPayload; response: TicketCategory };
+  'GET /ticket-categories/:id': { response: TicketCategory };
+  'PATCH /ticket-categories/:id': { body: TicketCategoryChanges; response: TicketCategory };
+  'DELETE /ticket-categories/:id': { response: null };
+
+  'GET /tickets': { query: TicketListQuery; response: Page<Ticket> };
+  'POST /tickets': { body: TicketPayload; response: Ticket };
+  'GET /tickets/:id': { response: Ticket };
+  'PATCH /tickets/:id': { body: TicketChanges; response: Ticket };
+  'GET /tickets/:id/comments': { response: Items<TicketComment> };
+  'POST /tickets/:id/comments': { body: CommentPayload; response: TicketComment };
+  'GET /tickets/:id/time-entries': { response: Items<TimeEntry> };
+  'POST /tickets/:id/time-entries': { body: TimeEntryPayload; response: TimeEntry };
+
+  'GET /invoices/gifs/statements': { query: ListQuery; response: Page<Statement> };
+  'POST /invoices/gifs/statements': { body: StatementRequest; response: StatementDetail };
+  'GET /invoices/gifs/statements/:id': { response: StatementDetail };
+  'PATCH /invoices/gifs/statements/:id': { body: StatementChanges; response: StatementDetail };
+  'GET /invoices/lines/:id': { response: InvoiceLine };
+  'PATCH /invoices/lines/:id': { body: LineChanges; response: InvoiceLine };
+  'GET /invoices/:source/lines': { query: LineListQuery; response: LinePage };
+  'POST /invoices/:source/lines': { body: LinePayload; response: InvoiceLine };
+
+  'GET /reports/timesheet': { query: TimesheetQuery; response: TimesheetReport };
+  'GET /reports/tickets': { query: TicketReportQuery; response: TicketReport };
+  'GET /dashboard/summary': { response: DashboardSummary };
+  'GET /search': { query: SearchQuery; response: Items<SearchResult> };
+  'GET /audit': { query: AuditQuery; response: Page<AuditEntry> };
+}
+
+/** The calls that answer with a file to save rather than JSON (CSV exports, backups). */
+export interface ApiFiles {
+  'GET /invoices/:source/lines.csv': { query: LineListQuery };
+  'GET /audit.csv': { query: AuditQuery };
+  'GET /settings/backups/download': { query: BackupDownloadQuery };
+}
+
+export type Endpoint = keyof ApiContract;
+export type ResponseOf<K extends Endpoint> = ApiContract[K]['response'];

@@ -1,0 +1,307 @@
+import { statementNumber, type InvoiceSource, type LineStatus, type StatementStatus } from '../../../shared/schemas/invoices';
+import type { TicketPriority, TicketStatus } from '../../../shared/schemas/tickets';
+import type {
+  AuditAction,
+  AuditEntity,
+  AuditEntry,
+  Company,
+  InvoiceLine,
+  Role,
+  Statement,
+  Ticket,
+  TicketCategory,
+  TicketComment,
+  TimeEntry,
+  User,
+} from '../../../shared/types';
+
+/**
+ * Each table's row as SQLite returns it, its joined SELECT (written once here) and its mapping to
+ * the API shape. D1 hands back untyped rows; the row types below are what these SELECTs return,
+ * so a read names its row type once (`.all<TicketRow>()`) instead of casting column by column.
+ */
+
+/** SQLite's 0/1 as a boolean. */
+const flag = (value: number) => value === 1;
+
+interface Stamps {
+  created_at: string;
+  updated_at: string;
+}
+
+/** An editable record's row: its version rises with every change (migration 0008). */
+interface Editable extends Stamps {
+  version: number;
+}
+
+export interface UserRow extends Editable {
+  id: number;
+  first_name: string;
+  surname: string;
+  email: string;
+  is_active: number;
+  role: Role;
+  session_version: number;
+}
+
+/** Every user column but the password hash. */
+export const USER_COLUMNS = 'id, first_name, surname, email, is_active, role, session_version, created_at, updated_at, version';
+
+export const toUser = (row: UserRow): User => ({
+  id: row.id,
+  firstName: row.first_name,
+  surname: row.surname,
+  email: row.email,
+  isActive: flag(row.is_active),
+  role: row.role,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  version: row.version,
+});
+
+interface LookupRow extends Editable {
+  id: number;
+  name: string;
+  is_active: number;
+}
+
+const lookupBase = (row: LookupRow) => ({ id: row.id, isActive: flag(row.is_active), createdAt: row.created_at, updatedAt: row.updated_at, version: row.version });
+
+export interface CompanyRow extends LookupRow {
+  code: string;
+  email: string;
+  phone: string;
+  address: string;
+}
+
+export const toCompany = (row: CompanyRow): Company => ({
+  ...lookupBase(row),
+  name: row.name,
+  code: row.code,
+  email: row.email,
+  phone: row.phone,
+  address: row.address,
+});
+
+export interface TicketCategoryRow extends LookupRow {
+  description: string;
+}
+
+export const toTicketCategory = (row: TicketCategoryRow): TicketCategory => ({
+  ...lookupBase(row),
+  name: row.name,
+  description: row.description,
+});
+
+/** A ticket with the names of what it points at. */
+export const TICKET_SELECT = `SELECT t.*, c.name AS company_name, k.name AS category_name,
+    a.first_name || ' ' || a.surname AS assignee_name, r.first_name || ' ' || r.surname AS reporter_name
+  FROM tickets t
+  LEFT JOIN companies c ON c.id = t.company_id
+  LEFT JOIN ticket_categories k ON k.id = t.category_id
+  LEFT JOIN users a ON a.id = t.assignee_id
+  LEFT JOIN users r ON r.id = t.reporter_id`;
+
+export interface TicketRow extends Editable {
+  id: number;
+  title: string;
+  description: string;
+  status: TicketStatus;
+  priority: TicketPriority;
+  company_id: number | null;
+  company_name: string | null;
+  category_id: number | null;
+  category_name: string | null;
+  assignee_id: number | null;
+  assignee_name: string | null;
+  reporter_id: number | null;
+  reporter_name: string | null;
+  due_at: string | null;
+  resolved_at: string | null;
+}
+
+export const toTicket = (row: TicketRow): Ticket => ({
+  id: row.id,
+  title: row.title,
+  description: row.description,
+  status: row.status,
+  priority: row.priority,
+  companyId: row.company_id,
+  companyName: row.company_name,
+  categoryId: row.category_id,
+  categoryName: row.category_name,
+  assigneeId: row.assignee_id,
+  assigneeName: row.assignee_name,
+  reporterId: row.reporter_id,
+  reporterName: row.reporter_name,
+  dueAt: row.due_at,
+  resolvedAt: row.resolved_at,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  version: row.version,
+});
+
+/** The author's full name, for SELECTs that join users as `u`. */
+const AUTHOR_NAME = "u.first_name || ' ' || u.surname AS user_name";
+
+export const COMMENT_SELECT = `SELECT m.*, ${AUTHOR_NAME} FROM ticket_comments m JOIN users u ON u.id = m.user_id`;
+
+export interface CommentRow {
+  id: number;
+  ticket_id: number;
+  user_id: number;
+  user_name: string;
+  body: string;
+  created_at: string;
+}
+
+export const toComment = (row: CommentRow): TicketComment => ({
+  id: row.id,
+  ticketId: row.ticket_id,
+  userId: row.user_id,
+  userName: row.user_name,
+  body: row.body,
+  createdAt: row.created_at,
+});
+
+export const TIME_ENTRY_SELECT = `SELECT e.*, ${AUTHOR_NAME} FROM time_entries e JOIN users u ON u.id = e.user_id`;
+
+export interface TimeEntryRow {
+  id: number;
+  ticket_id: number;
+  user_id: number;
+  user_name: string;
+  work_date: string;
+  minutes: number;
+  note: string;
+  billable: number;
+  created_at: string;
+}
+
+export const toTimeEntry = (row: TimeEntryRow): TimeEntry => ({
+  id: row.id,
+  ticketId: row.ticket_id,
+  userId: row.user_id,
+  userName: row.user_name,
+  workDate: row.work_date,
+  minutes: row.minutes,
+  note: row.note,
+  billable: flag(row.billable),
+  createdAt: row.created_at,
+});
+
+/** An invoice line with its company's name and its statement's status and number. */
+export const LINE_SELECT = `SELECT l.*, c.name AS company_name, s.status AS statement_status, s.period AS statement_period, s.sequence AS statement_sequence
+  FROM invoice_lines l LEFT JOIN companies c ON c.id = l.company_id LEFT JOIN statements s ON s.id = l.statement_id`;
+
+export interface LineRow extends Editable {
+  id: number;
+  source: InvoiceSource;
+  company_id: number | null;
+  company_name: string | null;
+  period: string;
+  description: string;
+  quantity: number;
+  unit_price_cents: number;
+  amount_cents: number;
+  reference: string;
+  status: LineStatus;
+  statement_id: number | null;
+  statement_status: StatementStatus | null;
+  statement_period: string | null;
+  statement_sequence: number | null;
+}
+
+export const toLine = (row: LineRow): InvoiceLine => ({
+  id: row.id,
+  source: row.source,
+  companyId: row.company_id,
+  companyName: row.company_name,
+  period: row.period,
+  description: row.description,
+  quantity: row.quantity,
+  unitPriceCents: row.unit_price_cents,
+  amountCents: row.amount_cents,
+  reference: row.reference,
+  status: row.status,
+  statementId: row.statement_id,
+  statementStatus: row.statement_status,
+  statementNumber: row.statement_period !== null && row.statement_sequence !== null ? statementNumber(row.statement_period, row.statement_sequence) : null,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  version: row.version,
+});
+
+/** A statement with its company's name and address and the number of lines it bills. */
+export const STATEMENT_SELECT = `SELECT s.*, c.name AS company_name, c.address AS company_address, (SELECT count(*) FROM invoice_lines WHERE statement_id = s.id) AS line_count
+  FROM statements s LEFT JOIN companies c ON c.id = s.company_id`;
+
+export interface StatementRow extends Editable {
+  id: number;
+  period: string;
+  sequence: number;
+  company_id: number | null;
+  company_name: string | null;
+  company_address: string | null;
+  status: StatementStatus;
+  issued_at: string | null;
+  voided_at: string | null;
+  void_reason: string | null;
+  total_cents: number;
+  line_count: number;
+}
+
+export const toStatement = (row: StatementRow): Statement => ({
+  id: row.id,
+  number: statementNumber(row.period, row.sequence),
+  sequence: row.sequence,
+  companyId: row.company_id,
+  companyName: row.company_name,
+  period: row.period,
+  status: row.status,
+  issuedAt: row.issued_at,
+  voidedAt: row.voided_at,
+  voidReason: row.void_reason,
+  totalCents: row.total_cents,
+  lineCount: row.line_count,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  version: row.version,
+});
+
+/** An audit entry with its actor's name. */
+export const AUDIT_SELECT = `SELECT a.*, u.first_name || ' ' || u.surname AS actor_name FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id`;
+
+export interface AuditRow {
+  id: number;
+  at: string;
+  actor_id: number | null;
+  actor_name: string | null;
+  action: AuditAction;
+  entity: AuditEntity;
+  entity_id: number | null;
+  /** JSON text: API field → [before, after]. */
+  changes: string;
+  request_id: string | null;
+}
+
+export const toAuditEntry = (row: AuditRow): AuditEntry => ({
+  id: row.id,
+  at: row.at,
+  actorId: row.actor_id,
+  actorName: row.actor_name,
+  action: row.action,
+  entity: row.entity,
+  entityId: row.entity_id,
+  changes: JSON.parse(row.changes) as AuditEntry['changes'],
+  requestId: row.request_id,
+});
+
+/** The rows of one statement of a batch, which D1 types only for the batch as a whole. */
+export const rowsOf = <R>(result: D1Result | undefined) => (result?.results ?? []) as R[];
+
+/** What a write has just made or changed, read back: its absence is a bug, never a 404. */
+export const written = <T>(value: T | null | undefined, what: string): T => {
+  if (value == null) throw new Error(`${what} missing right after its write`);
+  return value;
+};
