@@ -9,7 +9,7 @@ import { NAV_ITEMS, type NavItem } from './nav-items';
 const CommandPalette = lazy(() => loadPage(() => import('../../features/search/CommandPalette'), 'CommandPalette'));
 
 const flatten = (items: NavItem[]): PalettePage[] =>
-  items.flatMap((item) => [...(item.to ? [{ label: item.label, to: item.to }] : []), ...flatten(item.children ?? [])]);
+  items.flatMap((item) => ('children' in item ? flatten(item.children) : [{ label: item.label, to: item.to }]));
 const PAGES = flatten(NAV_ITEMS);
 
 /** The header's search button, and the shortcuts that open the palette from anywhere. */

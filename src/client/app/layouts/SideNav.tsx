@@ -8,16 +8,17 @@ import { NAV_ITEMS, type NavItem } from './nav-items';
 
 /** The items a role may use, at every level. */
 const visibleTo = (items: NavItem[], role: Role | null | undefined): NavItem[] =>
-  items
-    .filter((item) => !item.requires || may(role, item.requires))
-    .map((item) => (item.children ? { ...item, children: visibleTo(item.children, role) } : item));
+  items.flatMap((item): NavItem[] => {
+    if ('children' in item) return [{ ...item, children: visibleTo(item.children, role) }];
+    return !item.requires || may(role, item.requires) ? [item] : [];
+  });
 
 const isActive = (pathname: string, to: string) => pathname.replace(/\/+$/, '') === to;
 const containsActive = (pathname: string, item: NavItem): boolean =>
-  item.children?.some((child) => (child.to && isActive(pathname, child.to)) || containsActive(pathname, child)) ?? false;
+  'children' in item ? item.children.some((child) => containsActive(pathname, child)) : isActive(pathname, item.to);
 
 function Item({ item, pathname, onNavigate }: { item: NavItem; pathname: string; onNavigate: () => void }) {
-  if (item.children) {
+  if ('children' in item) {
     return (
       <NavLink label={item.label} defaultOpened={containsActive(pathname, item)} childrenOffset="md">
         {item.children.map((child) => (
@@ -26,7 +27,7 @@ function Item({ item, pathname, onNavigate }: { item: NavItem; pathname: string;
       </NavLink>
     );
   }
-  const to = item.to ?? '/';
+  const { to } = item;
   const active = isActive(pathname, to);
   return (
     <NavLink
