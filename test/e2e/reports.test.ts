@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Ticket, TicketReport, TimesheetReport } from '../../src/shared/types';
-import { STATUS_LABELS } from '../../src/client/features/tickets/labels';
+import { STATUS_LABELS } from '../../src/client/lib/ticket-labels';
 import type { TicketStatus } from '../../src/shared/schemas/tickets';
 import { PHONE } from './browser';
 import {
