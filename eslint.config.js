@@ -48,6 +48,14 @@ const zones = [
     except: ['./provider'],
     message: 'The embedded provider keeps to itself (it stands in for an upstream API): give it its own types.',
   },
+  {
+    target: './src/worker/provider/db',
+    from: './src/worker/provider/http',
+    // Until db/ throws domain errors and owns its paging (issue 11, "db/ speaks HTTP"), these two
+    // are the known leaks; the zone keeps any new one out. Drop the exceptions with that change.
+    except: ['./errors.ts', './pagination.ts'],
+    message: 'db/ returns data or throws domain errors; it does not import http/.',
+  },
 ];
 
 export default tseslint.config(
@@ -68,7 +76,12 @@ export default tseslint.config(
   {
     files: ['src/**/*.{ts,tsx}'],
     plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })] },
+    settings: {
+      // no-cycle reads the imported files too, so they need the TypeScript parser.
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
+    },
     rules: {
       'import-x/no-restricted-paths': ['error', { zones }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],

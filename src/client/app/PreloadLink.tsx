@@ -1,7 +1,7 @@
 import { forwardRef, useEffect, useImperativeHandle, useRef, type MouseEvent } from 'react';
 import { Link, useLocation, type LinkProps } from 'react-router-dom';
 import { LINK_PRELOAD_MARGIN_PX } from '../../shared/constants';
-import { preloadRoute } from './preload-route';
+import { useRoutePreload } from '../lib/route-preload';
 import type { AppPath } from './routes';
 
 const whenIdle = (work: () => void) =>
@@ -20,6 +20,8 @@ export const PreloadLink = forwardRef<HTMLAnchorElement, LinkProps & { to: AppPa
   useImperativeHandle(ref, () => anchor.current as HTMLAnchorElement);
   const { to } = props;
   const { pathname } = useLocation();
+  // From context, not imported: the route table loads this link's code, so importing it would be a cycle.
+  const preloadRoute = useRoutePreload();
 
   useEffect(() => {
     const element = anchor.current;
@@ -36,7 +38,7 @@ export const PreloadLink = forwardRef<HTMLAnchorElement, LinkProps & { to: AppPa
     );
     observer.observe(element);
     return () => observer.disconnect();
-  }, [to]);
+  }, [preloadRoute, to]);
 
   const click = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);

@@ -1,6 +1,7 @@
 import { Navigate, createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { ErrorScreen } from './ErrorScreen';
 import { lazyPage } from './lazy-page';
+import { NAV_ITEMS } from './layouts/nav-items';
 import { PublicLayout } from './layouts/PublicLayout';
 import { NotFound } from './NotFound';
 import { PageLoader } from './PageLoader';
@@ -37,7 +38,7 @@ export const routes: RouteObject[] = [
       { id: '_public', element: <PublicLayout />, children: publicPages },
       {
         id: '_authenticated',
-        lazy: lazyPage(SHELL.load, SHELL.name),
+        lazy: lazyPage(SHELL.load, SHELL.name, { nav: NAV_ITEMS }),
         // Pages render their errors inside the shell, so navigation stays usable after a crash.
         children: [{ errorElement: <ErrorScreen />, children: guardedPages }],
       },

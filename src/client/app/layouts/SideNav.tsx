@@ -4,7 +4,7 @@ import { may } from '../../../shared/permissions';
 import type { Role } from '../../../shared/types';
 import { useAuth } from '../../lib/auth-store';
 import { PreloadLink } from '../PreloadLink';
-import { NAV_ITEMS, type NavItem } from './nav-items';
+import type { NavItem } from './nav-items';
 
 /** The items a role may use, at every level. */
 const visibleTo = (items: NavItem[], role: Role | null | undefined): NavItem[] =>
@@ -41,12 +41,12 @@ function Item({ item, pathname, onNavigate }: { item: NavItem; pathname: string;
   );
 }
 
-export function SideNav({ onNavigate }: { onNavigate: () => void }) {
+export function SideNav({ items, onNavigate }: { items: NavItem[]; onNavigate: () => void }) {
   const { pathname } = useLocation();
   const role = useAuth().user?.role;
   return (
     <ScrollArea component="nav" aria-label="Main" h="100%">
-      {visibleTo(NAV_ITEMS, role).map((item) => (
+      {visibleTo(items, role).map((item) => (
         <Item key={item.label} item={item} pathname={pathname} onNavigate={onNavigate} />
       ))}
     </ScrollArea>
