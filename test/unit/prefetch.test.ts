@@ -3,7 +3,6 @@ import { createElement } from 'react';
 import { SWRConfig } from 'swr';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { preloadRoute } from '../../src/client/app/preload-route';
-import { routesFor } from '../../src/client/app/routes';
 import { swrConfig } from '../../src/client/app/swr-config';
 import { useDashboard } from '../../src/client/features/dashboard/api';
 import { signIn, signOut } from '../../src/client/lib/auth-store';
@@ -33,17 +32,6 @@ afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
   fetchMock.mockReset();
-});
-
-describe('routesFor', () => {
-  it('finds the page at an address, and the layout above it', () => {
-    expect(routesFor('/dashboard/').map((route) => route.path)).toEqual(['/dashboard']);
-    expect(routesFor('/tickets/?id=3#x').map((route) => route.path)).toEqual(['/tickets']);
-    expect(routesFor('/invoices/gifs/sla').map((route) => route.path)).toEqual(['/invoices/gifs', '/invoices/gifs/sla']);
-    expect(routesFor('/invoices/gifs').map((route) => route.path)).toEqual(['/invoices/gifs', '/invoices/gifs']);
-    expect(routesFor('/invoices/gifs/nope')).toEqual([routesFor('/invoices/gifs')[0]]);
-    expect(routesFor('/nowhere')).toEqual([]);
-  });
 });
 
 describe('preloadRoute', () => {
