@@ -71,7 +71,7 @@ describe('tickets page', () => {
     await page.waitForURL((url) => url.pathname === '/tickets/' && url.searchParams.get('id') === String(created.id));
     await expectText(drawerTitle(page), `#${created.id} ${title}`);
     // The dialog closes with a short fade; the drawer may open before the fade ends.
-    await expect.poll(() => modal(page).count(), POLL).toBe(0);
+    await expect.poll(() => page.getByRole('dialog', { name: 'New ticket' }).count(), POLL).toBe(0);
     expect(await adminApi<Ticket>(`tickets/${created.id}`)).toMatchObject({
       title,
       description: 'Smoke from tray 2.',
