@@ -20,12 +20,14 @@ import '@mantine/core/styles/Code.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { prefetchRouteData } from './app/preload';
+import { preloadRoute } from './app/preload-route';
+import { authState } from './lib/auth-store';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
-// A signed-in visit starts on its page's data now, not after the page's code has arrived.
-prefetchRouteData(window.location.pathname);
+// A signed-in visit starts on its page's data now, not after the page's code has arrived. (Signed
+// out, the visit ends at the login page: its code is all that is needed.)
+if (authState.token) preloadRoute(window.location.pathname, { data: true });
 createRoot(root).render(
   <StrictMode>
     <App />

@@ -3,7 +3,8 @@ import type { RequestIdVariables } from 'hono/request-id';
 import { API_BASE, API_VERSION, REQUEST_TIMEOUT_MS } from '../shared/constants';
 import { clientAddress } from './client-address';
 import type { Env } from './env';
-import { shareNote, type RequestLogVariables } from './request-log';
+import { shareNote } from './provider/http/request-note';
+import type { RequestLogVariables } from './request-log';
 
 /** Anything with a Workers-style fetch handler: the embedded provider app. */
 export interface EmbeddedApi {

@@ -1,24 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { RequestIdVariables } from 'hono/request-id';
 import type { Env } from './env';
-
-/**
- * What only the API that answered knows: the route pattern it matched and whose token it
- * accepted. The embedded provider fills it in through the Request the passthrough handed it.
- */
-export interface RequestNote {
-  route?: string;
-  userId?: number;
-}
-
-const notes = new WeakMap<Request, RequestNote>();
-
-/** Lets the API that receives `forwarded` write into the note of the request it serves. */
-export const shareNote = (forwarded: Request, note: RequestNote | undefined) => {
-  if (note) notes.set(forwarded, note);
-};
-
-export const noteFor = (request: Request): RequestNote | undefined => notes.get(request);
+import type { RequestNote } from './provider/http/request-note';
 
 export type RequestLogVariables = RequestIdVariables & { requestNote: RequestNote };
 

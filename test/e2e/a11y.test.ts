@@ -10,8 +10,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { THEME_STORAGE_KEY } from '../../src/shared/constants';
 import { INVOICE_SOURCES } from '../../src/shared/schemas/invoices';
 import type { Page as ListPage } from '../../src/shared/types';
-import { AUTH_KEY, LOGIN_API, baseUrl, fillLogin, launch } from './browser';
-import { POLL, adminApi, adminSession } from './pages';
+import {
+  AUTH_KEY,
+  LOGIN_API,
+  POLL,
+  adminApi,
+  adminSession,
+  baseUrl,
+  fillLogin,
+  launch,
+} from './fixtures';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 
@@ -125,13 +133,18 @@ const VIEWS: View[] = [
   { name: 'audit log', path: '/audit/' },
 ];
 
-/** Anything still loading: a busy region, skeletons, spinners, the route progress bar. */
-const LOADING = '[aria-busy="true"], [data-testid="skeleton-row"], .mantine-Skeleton-root, .mantine-Loader-root, [role="progressbar"]';
+/** Anything still loading: a busy region or placeholder, skeleton rows, a spinner (labelled), the route progress bar. */
+const loading = (page: Page) =>
+  page
+    .locator('[aria-busy="true"]')
+    .or(page.getByTestId('skeleton-row'))
+    .or(page.getByLabel(/^(Loading|Searching)\b/))
+    .or(page.getByRole('progressbar'));
 
 /** Waits until the view's h1 shows and nothing on the page is loading any more. */
 const settled = async (page: Page) => {
   await page.locator('h1').first().waitFor();
-  await expect.poll(() => page.locator(LOADING).count(), POLL).toBe(0);
+  await expect.poll(() => loading(page).count(), POLL).toBe(0);
 };
 
 const describeViolations = (violations: Awaited<ReturnType<AxeBuilder['analyze']>>['violations']) =>

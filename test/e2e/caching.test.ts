@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { baseUrl, launch, newPage } from './browser';
+import { baseUrl, launch, newPage } from './fixtures';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 

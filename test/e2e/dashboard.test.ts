@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { DashboardSummary } from '../../src/shared/types';
-import { PHONE, signInAsAdmin } from './browser';
 import {
+  PHONE,
   POLL,
   adminApi,
   adminSession,
@@ -14,9 +14,10 @@ import {
   moneyInPage,
   numberInPage,
   screenshot,
+  signInAsAdmin,
   stat,
   textOf,
-} from './pages';
+} from './fixtures';
 
 const chrome = browserPerFile();
 

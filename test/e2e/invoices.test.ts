@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { InvoiceLine, LinePage, Page as ListPage, Statement, StatementDetail } from '../../src/shared/types';
-import { PHONE } from './browser';
 import {
+  PHONE,
   POLL,
   adminApi,
   adminApiAnswer,
@@ -20,6 +20,7 @@ import {
   moneyInPage,
   numberInPage,
   screenshot,
+  statementStatus,
   stat,
   tableLoaded,
   tableRows,
@@ -28,7 +29,7 @@ import {
   toast,
   toastText,
   uniqueTag,
-} from './pages';
+} from './fixtures';
 
 const chrome = browserPerFile();
 
@@ -197,7 +198,7 @@ describe('GIFS statements', () => {
     const view = page.getByTestId('statement-view');
     const total = await moneyInPage(page, expectedTotal);
     await expectText(view.getByTestId('statement-total'), total);
-    await expectText(view.locator('.mantine-Badge-root').first(), 'Open');
+    await expectText(statementStatus(view), 'Open');
     await screenshot(page, 'invoices-statement-generated-desktop');
 
     // Issue: the dialog names the statement, company, period and total, and warns that the month is not over.
@@ -207,22 +208,22 @@ describe('GIFS statements', () => {
     const question = await textOf(confirm.locator('p').first());
     expect(question).toBe(`Issue statement ${created.number} to ${created.companyName} for ${label}?`);
     await expectText(confirm.getByTestId('transition-total'), total);
-    await expectText(confirm.locator('.mantine-Alert-title'), `${label} has not ended yet`);
+    await expect.poll(() => textOf(confirm.getByRole('alert')), POLL).toContain(`${label} has not ended yet`);
     await screenshot(page, 'invoices-statement-issue-dialog-desktop');
     const issuing = apiResponse(page, new RegExp(`^invoices/gifs/statements/${created.id}$`), 'PATCH');
     await confirm.getByRole('button', { name: 'Issue statement' }).click();
     expect((await issuing).request().postDataJSON()).toEqual({ status: 'issued', from: 'open' });
     await toast(page, 'success', 'Statement issued').waitFor();
-    await expectText(view.locator('.mantine-Badge-root').first(), 'Issued');
+    await expectText(statementStatus(view), 'Issued');
 
     await view.getByRole('button', { name: 'Mark paid' }).click();
     await expectText(confirm.locator('p').first(), `Record statement ${created.number} from ${created.companyName} for ${label} as paid in full?`);
-    expect(await confirm.locator('.mantine-Alert-root').count()).toBe(0);
+    expect(await confirm.getByRole('alert').count()).toBe(0);
     const paying = apiResponse(page, new RegExp(`^invoices/gifs/statements/${created.id}$`), 'PATCH');
     await confirm.getByRole('button', { name: 'Mark paid' }).click();
     expect((await paying).request().postDataJSON()).toEqual({ status: 'paid', from: 'issued' });
     await toast(page, 'success', 'Statement marked paid').waitFor();
-    await expectText(view.locator('.mantine-Badge-root').first(), 'Paid');
+    await expectText(statementStatus(view), 'Paid');
     expect(await view.getByRole('button', { name: /Mark|Issue|Void/ }).count()).toBe(0);
     const stored = await adminApi<StatementDetail>(`invoices/gifs/statements/${created.id}`);
     expect(stored.status).toBe('paid');

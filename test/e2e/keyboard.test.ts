@@ -5,8 +5,17 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DESKTOP, PHONE, admin, browserForFile, pause } from './browser';
-import { POLL, adminApi, tableLoaded, tableRows } from './pages';
+import {
+  DESKTOP,
+  PHONE,
+  POLL,
+  admin,
+  adminApi,
+  browserForFile,
+  pause,
+  tableLoaded,
+  tableRows,
+} from './fixtures';
 
 const chrome = browserForFile();
 
@@ -184,11 +193,11 @@ describe('closing a layer', () => {
     const page = await signedIn();
     const companies = await adminApi<{ items: { id: number }[] }>('companies?page=1');
     await page.goto(`/lookups/companies/?id=${companies.items[0]?.id ?? 1}`);
-    const drawer = page.locator('.mantine-Drawer-content');
+    const drawer = page.getByRole('dialog').first();
     await drawer.waitFor();
     const remove = drawer.getByRole('button', { name: 'Delete' });
     await remove.click();
-    const confirm = page.locator('.mantine-Modal-content');
+    const confirm = page.getByRole('dialog', { name: 'Delete company?' });
     await confirm.waitFor();
     await page.keyboard.press('Escape');
     await confirm.waitFor({ state: 'detached' });
@@ -265,7 +274,7 @@ describe('keyboard alone', () => {
     await page.keyboard.press('Enter');
 
     await dialog.waitFor({ state: 'detached' });
-    const drawerTitle = page.locator('.mantine-Drawer-title');
+    const drawerTitle = page.getByRole('dialog').getByRole('heading').first();
     await expect.poll(() => drawerTitle.textContent(), POLL).toMatch(new RegExp(`^#\\d+ ${name}$`));
     expect(new URL(page.url()).searchParams.get('id')).toMatch(/^\d+$/);
   });
@@ -300,7 +309,7 @@ describe('reduced motion', () => {
     await page.goto('/tickets/');
     await h1(page, 'Tickets').waitFor();
     await page.getByRole('button', { name: 'New ticket' }).click();
-    const content = page.locator('.mantine-Modal-content');
+    const content = page.getByRole('dialog', { name: 'New ticket' });
     await content.waitFor();
     // Fully shown at once: no fade.
     expect(await content.evaluate((element) => getComputedStyle(element).opacity)).toBe('1');

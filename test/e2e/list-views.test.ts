@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Ticket } from '../../src/shared/types';
-import { POLL, adminApi, browserPerFile, choose, heading, tableLoaded, tableRows, uniqueTag } from './pages';
+import { POLL, adminApi, browserPerFile, choose, heading, tableLoaded, tableRows, uniqueTag } from './fixtures';
 
 // DESIGN.md §7: every list page keeps its view in the address, so reload, Back and a pasted link
 // show the same list, and values that make no sense are dropped without breaking the page.

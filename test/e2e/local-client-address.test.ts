@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { baseUrl } from './browser';
+import { baseUrl } from './fixtures';
 
 // Issue 15, finding 13, in the local runtime itself (`npm start`: Miniflare, which keeps a
 // CF-Connecting-IP the client sends): the limiter must not let a client pick a fresh bucket.

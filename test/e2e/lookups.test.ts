@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Page as ListPage, Ticket } from '../../src/shared/types';
-import { PHONE } from './browser';
 import {
+  PHONE,
   POLL,
   adminApi,
   adminApiAnswer,
@@ -20,7 +20,7 @@ import {
   toast,
   toastText,
   uniqueTag,
-} from './pages';
+} from './fixtures';
 
 const chrome = browserPerFile();
 

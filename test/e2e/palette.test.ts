@@ -1,8 +1,17 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { InvoiceLine, Ticket } from '../../src/shared/types';
-import { PHONE } from './browser';
-import { POLL, adminApi, browserPerFile, drawerTitle, heading, screenshot, tableLoaded, uniqueTag } from './pages';
+import {
+  PHONE,
+  POLL,
+  adminApi,
+  browserPerFile,
+  drawerTitle,
+  heading,
+  screenshot,
+  tableLoaded,
+  uniqueTag,
+} from './fixtures';
 
 // Issue 17: Ctrl+K, Cmd+K and "/" open a palette over one `GET search`; Enter opens the first
 // result, a click any result, each at its record's address.

@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Ticket, TicketReport, TimesheetReport } from '../../src/shared/types';
-import { STATUS_LABELS } from '../../src/client/features/tickets/labels';
+import { STATUS_LABELS } from '../../src/client/lib/ticket-labels';
 import type { TicketStatus } from '../../src/shared/schemas/tickets';
-import { PHONE } from './browser';
 import {
+  PHONE,
   POLL,
   adminApi,
   adminSession,
@@ -21,7 +21,7 @@ import {
   thisWeekUtc,
   todayUtc,
   uniqueTag,
-} from './pages';
+} from './fixtures';
 
 const chrome = browserPerFile();
 const DAY_MS = 86_400_000;

@@ -11,7 +11,7 @@ import {
   pause,
   snap,
   watchErrors,
-} from './browser';
+} from './fixtures';
 
 const chrome = browserForFile();
 

@@ -1,13 +1,14 @@
 import type { Page } from 'playwright-core';
 import type { BackupResult } from '../../src/shared/types';
 import { describe, expect, it } from 'vitest';
-import { makeAccount } from './pages';
 import {
   BACKUP_API,
+  type Credentials,
   DESKTOP,
-  PROFILE_API,
   PHONE,
+  PROFILE_API,
   VIEWPORTS,
+  type Viewport,
   admin,
   answer,
   api,
@@ -17,6 +18,7 @@ import {
   fieldError,
   holdRequests,
   location,
+  makeAccount,
   openAccountMenu,
   pause,
   settledBox,
@@ -25,9 +27,7 @@ import {
   storedAuth,
   toastWith,
   watchErrors,
-  type Credentials,
-  type Viewport,
-} from './browser';
+} from './fixtures';
 
 const chrome = browserForFile();
 

@@ -3,8 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Company, InvoiceLine, StatementDetail } from '../../src/shared/types';
-import { PHONE, fieldError } from './browser';
 import {
+  PHONE,
   POLL,
   adminApi,
   adminApiAnswer,
@@ -12,14 +12,17 @@ import {
   browserPerFile,
   drawer,
   expectText,
+  fieldError,
   heading,
+  modal,
   moneyInPage,
   screenshot,
+  statementStatus,
   textOf,
   toast,
   toastText,
   uniqueTag,
-} from './pages';
+} from './fixtures';
 
 const chrome = browserPerFile();
 
@@ -53,7 +56,7 @@ const openInDrawer = async (page: Page, statement: StatementDetail) => {
   return view;
 };
 
-const statusBadge = (page: Page) => page.getByTestId('statement-view').locator('.mantine-Badge-root').first();
+const statusBadge = (page: Page) => statementStatus(page.getByTestId('statement-view'));
 const dialog = (page: Page) => page.getByTestId('transition-dialog');
 
 /** Counts the statement PATCHes the page sends from now on, with their bodies. */
@@ -138,7 +141,7 @@ describe('statement transitions in the page', () => {
     await toast(page, 'success', 'Statement voided').waitFor();
     expect(sent).toEqual([{ status: 'void', from: 'issued', reason: 'Billed at the wrong rate' }]);
     await expectText(statusBadge(page), 'Void');
-    expect(await textOf(view.locator('.mantine-Alert-root'))).toContain('Billed at the wrong rate');
+    expect(await textOf(view.getByRole('alert'))).toContain('Billed at the wrong rate');
     for (const line of statement.lines) {
       expect(await adminApi<InvoiceLine>(`invoices/lines/${line.id}`)).toMatchObject({ status: 'approved', statementId: null });
     }
@@ -301,7 +304,7 @@ describe('printed statement', () => {
     await screenshot(page, 'invoices-statement-open-phone');
     await view.getByRole('button', { name: 'Issue statement' }).click();
     await dialog(page).waitFor();
-    const box = await page.locator('.mantine-Modal-content').boundingBox();
+    const box = await modal(page).boundingBox();
     expect(box && box.x >= 0 && box.x + box.width <= PHONE.width).toBe(true);
     await screenshot(page, 'invoices-statement-issue-dialog-phone');
     expect((await adminApiAnswer(`invoices/gifs/statements/${statement.id}`)).status).toBe(200);

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { DESKTOP, VIEWPORTS, admin, browserForFile, openAccountMenu, snap, type Viewport } from './browser';
+import { DESKTOP, VIEWPORTS, admin, browserForFile, openAccountMenu, snap, type Viewport } from './fixtures';
 
 const chrome = browserForFile();
 

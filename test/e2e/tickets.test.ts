@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Company, Page as ListPage, Ticket, TicketComment, TimeEntry } from '../../src/shared/types';
-import { PHONE } from './browser';
 import {
+  PHONE,
   POLL,
   adminApi,
   apiResponse,
@@ -21,7 +21,7 @@ import {
   textOf,
   toast,
   uniqueTag,
-} from './pages';
+} from './fixtures';
 
 const chrome = browserPerFile();
 const LIST = 'Tickets';
@@ -71,7 +71,7 @@ describe('tickets page', () => {
     await page.waitForURL((url) => url.pathname === '/tickets/' && url.searchParams.get('id') === String(created.id));
     await expectText(drawerTitle(page), `#${created.id} ${title}`);
     // The dialog closes with a short fade; the drawer may open before the fade ends.
-    await expect.poll(() => modal(page).count(), POLL).toBe(0);
+    await expect.poll(() => page.getByRole('dialog', { name: 'New ticket' }).count(), POLL).toBe(0);
     expect(await adminApi<Ticket>(`tickets/${created.id}`)).toMatchObject({
       title,
       description: 'Smoke from tray 2.',
@@ -213,13 +213,13 @@ describe('tickets page', () => {
     const first = await rowIds(page);
     expect(first).toHaveLength(25);
     const second = apiResponse(page, /^tickets\?.*page=2/);
-    await page.locator('.mantine-Pagination-root').getByRole('button', { name: '2', exact: true }).click();
+    await page.getByRole('button', { name: '2', exact: true }).click();
     await second;
     const expected = (await adminApi<ListPage<Ticket>>('tickets?sort=-createdAt&page=2')).items.map((t) => t.id);
     await expect.poll(() => rowIds(page), POLL).toEqual(expected);
     expect(expected[0]).not.toBe(first[0]);
     expect(first).not.toContain(expected[0]);
-    expect(await page.locator('.mantine-Pagination-root [aria-current="page"]').textContent()).toBe('2');
+    expect(await page.getByRole('button', { name: '2', exact: true }).getAttribute('aria-current')).toBe('page');
   });
 
   it('at phone width renders its h1 and the ticket drawer fills the screen', async () => {

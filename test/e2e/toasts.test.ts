@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { BACKUP_API, DESKTOP, LOGIN_API, VIEWPORTS, admin, browserForFile, fillLogin, pause, settledBox, snap, toastWith, type Box } from './browser';
+import { BACKUP_API, DESKTOP, LOGIN_API, VIEWPORTS, admin, browserForFile, fillLogin, pause, settledBox, snap, toastWith, type Box } from './fixtures';
 
 const chrome = browserForFile();
 

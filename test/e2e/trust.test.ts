@@ -1,11 +1,15 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry, Company, InvoiceLine, LinePage, Page as ListPage, Ticket } from '../../src/shared/types';
-import { AUTH_KEY, PHONE, api, apiLogin, storedToken, type Credentials } from './browser';
 import {
+  AUTH_KEY,
+  type Credentials,
+  PHONE,
   POLL,
   adminApi,
   adminSession,
+  api,
+  apiLogin,
   apiResponse,
   browserPerFile,
   choose,
@@ -18,13 +22,14 @@ import {
   heading,
   makeAccount,
   screenshot,
+  storedToken,
   tableLoaded,
   tableRows,
   textOf,
   thisMonthUtc,
   toast,
   uniqueTag,
-} from './pages';
+} from './fixtures';
 
 const chrome = browserPerFile();
 

@@ -1,10 +1,12 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Page as ListPage, User } from '../../src/shared/types';
-import { PHONE, apiLogin } from './browser';
 import {
+  PHONE,
+  POLL,
   adminApi,
   adminApiAnswer,
+  apiLogin,
   apiResponse,
   browserPerFile,
   drawer,
@@ -12,14 +14,13 @@ import {
   expectFullWidthDrawer,
   expectText,
   heading,
-  POLL,
   screenshot,
   tableLoaded,
   tableRows,
   textOf,
   toast,
   uniqueTag,
-} from './pages';
+} from './fixtures';
 
 const chrome = browserPerFile();
 

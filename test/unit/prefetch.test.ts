@@ -1,58 +1,125 @@
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { createElement } from 'react';
+import { SWRConfig } from 'swr';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { prefetchRouteData } from '../../src/client/app/preload';
-import { dataFor } from '../../src/client/app/routes';
+import { preloadRoute } from '../../src/client/app/preload-route';
+import { swrConfig } from '../../src/client/app/swr-config';
+import { useDashboard } from '../../src/client/features/dashboard/api';
 import { signIn, signOut } from '../../src/client/lib/auth-store';
-import { prefetchApi, takePrefetched } from '../../src/client/lib/prefetch';
+import { preloadApi } from '../../src/client/lib/use-api';
 
+// The route table's preloading against the page's real SWR hook: what the preload starts must be
+// the very request the hook would make, taken by the hook instead of a second one.
+const SUMMARY_URL = '/api/v1/dashboard/summary';
+const fetchMock = vi.fn<typeof fetch>();
 const reply = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
+const summaryCalls = () => fetchMock.mock.calls.filter(([url]) => url === SUMMARY_URL).length;
 
-describe('prefetchApi / takePrefetched', () => {
-  const fetchMock = vi.fn<typeof fetch>();
-  beforeEach(() => {
-    vi.stubGlobal('fetch', fetchMock);
-    signIn({ token: 'tok', firstName: 'A', surname: 'B', email: 'a@b.c', userId: 7, role: 'staff' });
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-    fetchMock.mockReset();
+function Dashboard() {
+  const { data, error } = useDashboard();
+  if (error) return createElement('p', null, `error: ${error.message}`);
+  return createElement('p', null, data ? `open: ${(data as unknown as { open: number }).open}` : 'loading');
+}
+const app = (shown: boolean) => createElement(SWRConfig, { value: swrConfig }, shown ? createElement(Dashboard) : null);
+const showDashboard = () => render(app(true));
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+  signIn({ token: 'tok', firstName: 'A', surname: 'B', email: 'a@b.c', userId: 7, role: 'staff' });
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  fetchMock.mockReset();
+});
+
+describe('preloadRoute', () => {
+  it("starts the dashboard's data, and the dashboard's hook takes that request instead of sending its own", async () => {
+    let answer: (response: Response) => void = () => undefined;
+    fetchMock.mockImplementation((url) => (url === SUMMARY_URL ? new Promise<Response>((resolve) => (answer = resolve)) : Promise.resolve(reply({}))));
+    preloadRoute('/dashboard/', { data: true });
+    expect(summaryCalls()).toBe(1);
+
+    showDashboard();
+    expect(screen.getByText('loading')).toBeInTheDocument();
+    await act(async () => answer(reply({ open: 3 })));
+    await screen.findByText('open: 3');
+    expect(summaryCalls()).toBe(1);
   });
 
-  it('hands the answer to the first reader only', async () => {
-    fetchMock.mockResolvedValue(reply({ open: 3 }));
-    prefetchApi('dashboard/summary');
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    await expect(takePrefetched('dashboard/summary')).resolves.toEqual({ open: 3 });
-    expect(takePrefetched('dashboard/summary')).toBeUndefined();
-    expect(takePrefetched('users')).toBeUndefined();
-  });
-
-  it('drops an answer that is more than 10 s old', () => {
-    vi.useFakeTimers();
+  it('asks for no data without `data`, or when nobody is signed in', () => {
     fetchMock.mockResolvedValue(reply({}));
-    prefetchApi('dashboard/summary');
-    vi.advanceTimersByTime(10_001);
-    expect(takePrefetched('dashboard/summary')).toBeUndefined();
-  });
-
-  it('passes a failure on to the reader, and nowhere else', async () => {
-    fetchMock.mockResolvedValue(reply({ message: 'Nope' }, 500));
-    prefetchApi('dashboard/summary');
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    await expect(takePrefetched('dashboard/summary')).rejects.toThrow('Nope');
-  });
-
-  it('asks for the dashboard data on the way to the dashboard, only when signed in', () => {
-    fetchMock.mockResolvedValue(reply({}));
-    expect(dataFor('/dashboard/')).toEqual(['dashboard/summary']);
-    expect(dataFor('/users/?id=3')).toEqual([]);
-    prefetchRouteData('/users/');
-    expect(fetchMock).not.toHaveBeenCalled();
-    prefetchRouteData('/dashboard');
-    expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/v1/dashboard/summary');
+    preloadRoute('/dashboard');
+    expect(summaryCalls()).toBe(0);
     signOut();
-    prefetchRouteData('/dashboard/');
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    takePrefetched('dashboard/summary');
+    preloadRoute('/dashboard', { data: true });
+    expect(summaryCalls()).toBe(0);
+  });
+
+  it('asks for nothing for a page that names no first reads', () => {
+    fetchMock.mockResolvedValue(reply({}));
+    preloadRoute('/users/?id=3', { data: true });
+    expect(fetchMock.mock.calls.filter(([url]) => String(url).startsWith('/api/'))).toEqual([]);
+  });
+});
+
+describe('preloadApi', () => {
+  it('passes a failure on to the hook that takes it, and nowhere else', async () => {
+    fetchMock.mockResolvedValue(reply({ message: 'Nope' }, 500));
+    preloadApi('dashboard/summary');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    showDashboard();
+    await screen.findByText('error: Nope');
+    expect(summaryCalls()).toBe(1);
+  });
+
+  it('drops a request no page took within 10 s: the page then asks again', async () => {
+    vi.useFakeTimers();
+    fetchMock.mockResolvedValueOnce(reply({ open: 1 })).mockResolvedValueOnce(reply({ open: 2 }));
+    preloadApi('dashboard/summary');
+    await vi.advanceTimersByTimeAsync(10_001);
+    vi.useRealTimers();
+    showDashboard();
+    await screen.findByText('open: 2');
+    expect(summaryCalls()).toBe(2);
+  });
+
+  it('replaces a request nobody took when asked again', async () => {
+    fetchMock.mockResolvedValueOnce(reply({ message: 'Expired' }, 401)).mockResolvedValueOnce(reply({ open: 5 }));
+    preloadApi('dashboard/summary');
+    preloadApi('dashboard/summary');
+    showDashboard();
+    await screen.findByText('open: 5');
+    expect(summaryCalls()).toBe(2);
+  });
+});
+
+describe('useApi keeps nothing (SPEC.md §9)', () => {
+  it('shows a page opened again nothing of its last visit, and asks the server again', async () => {
+    fetchMock.mockResolvedValueOnce(reply({ open: 1 })).mockResolvedValueOnce(reply({ open: 2 }));
+    // One app (one SWR cache) throughout: the page goes and comes back.
+    const view = showDashboard();
+    await screen.findByText('open: 1');
+    view.rerender(app(false));
+
+    view.rerender(app(true));
+    expect(screen.getByText('loading')).toBeInTheDocument();
+    await screen.findByText('open: 2');
+    expect(summaryCalls()).toBe(2);
+  });
+
+  it('drops an answer that arrived after its page was left', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    fetchMock.mockImplementationOnce(() => new Promise<Response>((resolve) => (answer = resolve))).mockResolvedValueOnce(reply({ open: 2 }));
+    const view = showDashboard();
+    await waitFor(() => expect(summaryCalls()).toBe(1));
+    view.rerender(app(false));
+    await act(async () => answer(reply({ open: 1 })));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+
+    view.rerender(app(true));
+    expect(screen.getByText('loading')).toBeInTheDocument();
+    await screen.findByText('open: 2');
   });
 });

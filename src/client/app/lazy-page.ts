@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { createElement, type ComponentType } from 'react';
 
 export const RELOAD_FLAG = 'staff-app-chunk-reload';
 
@@ -27,7 +27,10 @@ export const loadPage = async <M extends PageModule>(load: () => Promise<M>, nam
   }
 };
 
-/** A route's `lazy` that takes the named component from the page module. */
+/** A route's `lazy` that takes the named component from the page module, with `props` when given. */
 export const lazyPage =
-  <M extends PageModule>(load: () => Promise<M>, name: keyof M & string) =>
-  async () => ({ Component: (await loadPage(load, name))[name] as ComponentType });
+  <M extends PageModule>(load: () => Promise<M>, name: keyof M & string, props?: object) =>
+  async () => {
+    const Page = (await loadPage(load, name))[name] as ComponentType<object>;
+    return { Component: props ? () => createElement(Page, props) : (Page as ComponentType) };
+  };

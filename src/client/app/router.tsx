@@ -1,34 +1,27 @@
 import { Navigate, createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { ErrorScreen } from './ErrorScreen';
+import { lazyPage } from './lazy-page';
+import { NAV_ITEMS } from './layouts/nav-items';
 import { PublicLayout } from './layouts/PublicLayout';
 import { NotFound } from './NotFound';
 import { PageLoader } from './PageLoader';
 import { RootLayout } from './RootLayout';
-import { pages } from './routes';
+import { ROUTES, SHELL, tabsOf, type TableRoute } from './routes';
 
-// Pages render their errors inside the shell, so navigation stays usable after a crash.
-const guardedPages: RouteObject[] = [
-  { path: 'dashboard', lazy: pages['/dashboard'].lazy },
-  { path: 'users', lazy: pages['/users'].lazy },
-  { path: 'tickets', lazy: pages['/tickets'].lazy },
-  { path: 'lookups/ticket-categories', lazy: pages['/lookups/ticket-categories'].lazy },
-  { path: 'lookups/companies', lazy: pages['/lookups/companies'].lazy },
-  { path: 'invoices/autofi', lazy: pages['/invoices/autofi'].lazy },
-  { path: 'invoices/3dtracking', lazy: pages['/invoices/3dtracking'].lazy },
-  {
-    path: 'invoices/gifs',
-    lazy: pages['/invoices/gifs'].lazy,
-    children: [
-      { index: true, lazy: pages['/invoices/gifs/index'].lazy },
-      { path: 'statement', lazy: pages['/invoices/gifs/statement'].lazy },
-      { path: 'sla', lazy: pages['/invoices/gifs/sla'].lazy },
-      { path: 'azure', lazy: pages['/invoices/gifs/azure'].lazy },
-    ],
-  },
-  { path: 'reports/timesheet', lazy: pages['/reports/timesheet'].lazy },
-  { path: 'reports/ticket-report', lazy: pages['/reports/ticket-report'].lazy },
-  { path: 'audit', lazy: pages['/audit'].lazy },
-];
+/** A table route as the router's, its path relative to `parent` (the index when it is the parent's own). */
+const toRouteObject = (route: TableRoute, parent = ''): RouteObject => {
+  const tabs = tabsOf(route);
+  const lazy = lazyPage(route.page.load, route.page.name, tabs && { tabs });
+  if (route.path === parent) return { index: true, lazy };
+  return {
+    path: route.path.slice(parent.length + 1),
+    lazy,
+    children: (route.children as readonly TableRoute[] | undefined)?.map((child) => toRouteObject(child, route.path)),
+  };
+};
+
+const publicPages = ROUTES.filter((route) => 'public' in route).map((route) => toRouteObject(route));
+const guardedPages = ROUTES.filter((route) => !('public' in route)).map((route) => toRouteObject(route));
 
 export const routes: RouteObject[] = [
   {
@@ -42,10 +35,11 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: <PageLoader />,
     children: [
       { index: true, element: <Navigate to="/dashboard" replace /> },
-      { id: '_public', element: <PublicLayout />, children: [{ path: 'login', lazy: pages['/login'].lazy }] },
+      { id: '_public', element: <PublicLayout />, children: publicPages },
       {
         id: '_authenticated',
-        lazy: pages.authenticatedLayout.lazy,
+        lazy: lazyPage(SHELL.load, SHELL.name, { nav: NAV_ITEMS }),
+        // Pages render their errors inside the shell, so navigation stays usable after a crash.
         children: [{ errorElement: <ErrorScreen />, children: guardedPages }],
       },
       {

@@ -1,58 +1,107 @@
+import type { Permission } from '../../shared/permissions';
 import { DASHBOARD_SUMMARY } from '../features/dashboard/api';
-import { lazyPage } from './lazy-page';
 
 type PageModule = Record<string, unknown>;
 
-/**
- * A page's code: `load` fetches the module as is (what the link preloader calls, so a failed
- * preload is only logged), `lazy` is the router's loader, which reloads once on failure. `data`
- * lists the API paths the page reads first, which can be asked for while its code loads.
- */
-const page = <M extends PageModule>(load: () => Promise<M>, name: keyof M & string, data: string[] = []) => ({
-  load,
-  lazy: lazyPage(load, name),
-  data,
-});
+/** A page's code: its module and the component it exports, checked against each other. */
+export interface PageCode {
+  load: () => Promise<PageModule>;
+  name: string;
+}
+
+const page = <M extends PageModule>(load: () => Promise<M>, name: keyof M & string): PageCode => ({ load, name });
+
+/** The groups of the side navigation (SPEC.md §2), in the order their first page comes. */
+type NavGroup = 'Lookups' | 'Invoices' | 'Reports';
+
+export interface RouteDef {
+  readonly path: `/${string}`;
+  readonly page: PageCode;
+  /** Its name in the side navigation; a route without one is not listed there. */
+  readonly nav?: string;
+  readonly group?: NavGroup;
+  /** Its name as a tab of the layout above it. */
+  readonly tab?: string;
+  /** Listed only for roles that may do this (the provider enforces it either way). */
+  readonly requires?: Permission;
+  /** Shown without signing in, outside the app shell. */
+  readonly public?: true;
+  /** The SWR keys the page reads first, exactly as its hooks spell them, to ask for them early. */
+  readonly data?: readonly string[];
+  /** Pages shown inside this one as tabs; a child with the parent's own path is the index. */
+  readonly children?: readonly RouteDef[];
+}
 
 /**
- * Every page the router can load on demand, by path. The router and the link preloader share
- * this table, so preloading fetches exactly the code the route will need.
+ * Every page of the app, in side-navigation order. The router, the side navigation, the command
+ * palette's page list, tabbed layouts and preloading are all built from this one table.
  */
-export const pages = {
-  // The signed-in shell (navigation, settings dialog) is code a first visit to /login never needs.
-  authenticatedLayout: page(() => import('./layouts/AuthenticatedLayout'), 'AuthenticatedLayout'),
-  '/login': page(() => import('../features/auth/LoginPage'), 'LoginPage'),
-  '/dashboard': page(() => import('../features/dashboard/DashboardPage'), 'DashboardPage', [DASHBOARD_SUMMARY]),
-  '/users': page(() => import('../features/users/UsersPage'), 'UsersPage'),
-  '/tickets': page(() => import('../features/tickets/TicketsPage'), 'TicketsPage'),
-  '/lookups/ticket-categories': page(() => import('../features/lookups/TicketCategoriesPage'), 'TicketCategoriesPage'),
-  '/lookups/companies': page(() => import('../features/lookups/CompaniesPage'), 'CompaniesPage'),
-  '/invoices/autofi': page(() => import('../features/invoices/AutofiPage'), 'AutofiPage'),
-  '/invoices/3dtracking': page(() => import('../features/invoices/ThreeDTrackingPage'), 'ThreeDTrackingPage'),
-  '/invoices/gifs': page(() => import('../features/invoices/GifsLayout'), 'GifsLayout'),
-  '/invoices/gifs/index': page(() => import('../features/invoices/GifsOverviewPage'), 'GifsOverviewPage'),
-  '/invoices/gifs/statement': page(() => import('../features/invoices/StatementPage'), 'StatementPage'),
-  '/invoices/gifs/sla': page(() => import('../features/invoices/SlaPage'), 'SlaPage'),
-  '/invoices/gifs/azure': page(() => import('../features/invoices/AzurePage'), 'AzurePage'),
-  '/reports/timesheet': page(() => import('../features/reports/TimesheetPage'), 'TimesheetPage'),
-  '/reports/ticket-report': page(() => import('../features/reports/TicketReportPage'), 'TicketReportPage'),
-  '/audit': page(() => import('../features/audit/AuditPage'), 'AuditPage'),
-} as const;
+export const ROUTES = [
+  { path: '/login', public: true, page: page(() => import('../features/auth/LoginPage'), 'LoginPage') },
+  { path: '/dashboard', nav: 'Dashboard', page: page(() => import('../features/dashboard/DashboardPage'), 'DashboardPage'), data: [DASHBOARD_SUMMARY] },
+  { path: '/users', nav: 'Users', page: page(() => import('../features/users/UsersPage'), 'UsersPage') },
+  { path: '/tickets', nav: 'Tickets', page: page(() => import('../features/tickets/TicketsPage'), 'TicketsPage') },
+  { path: '/lookups/companies', group: 'Lookups', nav: 'Companies', page: page(() => import('../features/lookups/CompaniesPage'), 'CompaniesPage') },
+  {
+    path: '/lookups/ticket-categories',
+    group: 'Lookups',
+    nav: 'Ticket categories',
+    page: page(() => import('../features/lookups/TicketCategoriesPage'), 'TicketCategoriesPage'),
+  },
+  { path: '/invoices/autofi', group: 'Invoices', nav: 'Autofi', page: page(() => import('../features/invoices/AutofiPage'), 'AutofiPage') },
+  { path: '/invoices/3dtracking', group: 'Invoices', nav: '3D Tracking', page: page(() => import('../features/invoices/ThreeDTrackingPage'), 'ThreeDTrackingPage') },
+  {
+    path: '/invoices/gifs',
+    page: page(() => import('./layouts/TabsLayout'), 'TabsLayout'),
+    children: [
+      { path: '/invoices/gifs', group: 'Invoices', nav: 'GIFS overview', tab: 'Overview', page: page(() => import('../features/invoices/GifsOverviewPage'), 'GifsOverviewPage') },
+      { path: '/invoices/gifs/statement', group: 'Invoices', nav: 'GIFS statements', tab: 'Statements', page: page(() => import('../features/invoices/StatementPage'), 'StatementPage') },
+      { path: '/invoices/gifs/sla', group: 'Invoices', nav: 'GIFS SLA', tab: 'SLA', page: page(() => import('../features/invoices/SlaPage'), 'SlaPage') },
+      { path: '/invoices/gifs/azure', group: 'Invoices', nav: 'GIFS Azure', tab: 'Azure', page: page(() => import('../features/invoices/AzurePage'), 'AzurePage') },
+    ],
+  },
+  { path: '/reports/timesheet', group: 'Reports', nav: 'Timesheet', page: page(() => import('../features/reports/TimesheetPage'), 'TimesheetPage') },
+  { path: '/reports/ticket-report', group: 'Reports', nav: 'Ticket report', page: page(() => import('../features/reports/TicketReportPage'), 'TicketReportPage') },
+  { path: '/audit', nav: 'Audit log', requires: 'readAuditLog', page: page(() => import('../features/audit/AuditPage'), 'AuditPage') },
+] as const satisfies readonly RouteDef[];
 
-export type PagePath = Exclude<keyof typeof pages, 'authenticatedLayout'>;
+/** The signed-in shell (navigation, settings dialog): code a first visit to /login never needs. */
+export const SHELL = page(() => import('./layouts/AuthenticatedLayout'), 'AuthenticatedLayout');
+
+type Flatten<R> = R extends { readonly children: readonly (infer C)[] } ? R | Flatten<C> : R;
+
+/** Every address the table knows; a link typed with it cannot point at a page that does not exist. */
+export type AppPath = Flatten<(typeof ROUTES)[number]>['path'];
+
+/** A route of the table, its address narrowed to the table's own. */
+export type TableRoute = RouteDef & { readonly path: AppPath };
+
+/** A tab of a tabbed layout. */
+export interface RouteTab {
+  to: AppPath;
+  label: string;
+}
+
+/** The tabs of a layout route, from its children. */
+export const tabsOf = (route: TableRoute): RouteTab[] | undefined =>
+  (route.children as readonly TableRoute[] | undefined)?.map((child) => ({ to: child.path, label: child.tab ?? child.nav ?? child.path }));
+
+const flatten = (routes: readonly TableRoute[]): TableRoute[] =>
+  routes.flatMap((route) => [route, ...flatten((route.children ?? []) as readonly TableRoute[])]);
+
+/** Every route, layouts before their pages. (The casts only narrow: each path here is in the table.) */
+export const ALL_ROUTES = flatten(ROUTES);
 
 const normalise = (path: string) => path.replace(/[?#].*$/, '').replace(/\/+$/, '') || '/';
 
-/** The pages a visit to `to` shows: the page itself and any layout above it. */
-const pagesFor = (to: string) => {
+/**
+ * The routes a visit to `to` shows, outermost first: a layout whose address `to` lies under, and
+ * the page at exactly `to` (a layout's index page shares the layout's address).
+ */
+export const routesFor = (to: string, routes: readonly RouteDef[] = ROUTES): RouteDef[] => {
   const path = normalise(to);
-  return (Object.keys(pages).filter((key) => key.startsWith('/')) as PagePath[])
-    .filter((candidate) => candidate === path || candidate === `${path}/index` || path.startsWith(`${candidate}/`))
-    .map((candidate) => pages[candidate]);
+  return routes.flatMap((route) => {
+    if (route.children) return path === route.path || path.startsWith(`${route.path}/`) ? [route, ...routesFor(path, route.children)] : [];
+    return route.path === path ? [route] : [];
+  });
 };
-
-/** The page loaders a link to `to` will need. */
-export const loadersFor = (to: string) => pagesFor(to).map((found) => found.load);
-
-/** The API paths the pages at `to` read first. */
-export const dataFor = (to: string) => pagesFor(to).flatMap((found) => found.data);

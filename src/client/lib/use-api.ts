@@ -1,26 +1,72 @@
-import { useEffect, useId } from 'react';
-import useSWR, { unstable_serialize, useSWRConfig } from 'swr';
+import { useLayoutEffect } from 'react';
+import useSWR, { mutate, preload, unstable_serialize, useSWRConfig, type Cache } from 'swr';
 import type { ApiContract, ResponseOf } from '../../shared/api-contract';
 import { apiRequest } from './api';
 import { pathOf, type ArgsOf } from './endpoints';
-import { takePrefetched } from './prefetch';
+
+const fetchPath = <T>(path: string) => apiRequest<T>(path);
+
+// Long enough for a page's code to arrive on a slow connection; short enough that nobody is shown
+// figures older than the page they opened.
+const PRELOAD_FRESH_MS = 10_000;
+const preloaded = new Map<string, Promise<unknown>>();
+
+/**
+ * Starts the request `useApi(path)` will make, through SWR's `preload`: the first hook to ask for
+ * `path` takes this request instead of sending its own. A request no hook took within 10 s is
+ * dropped (SWR's `mutate(key)` discards a preload), so it is a head start, never a cache.
+ */
+export const preloadApi = (path: string) => {
+  // One started earlier and never taken may be stale, or sent with a token since replaced.
+  if (preloaded.has(path)) void mutate(path);
+  const request = preload(path, fetchPath);
+  // Whoever takes it sees a failure; until then it must not count as unhandled.
+  request.catch(() => undefined);
+  preloaded.set(path, request);
+  setTimeout(() => {
+    if (preloaded.get(path) !== request) return;
+    preloaded.delete(path);
+    void mutate(path);
+  }, PRELOAD_FRESH_MS);
+};
+
+// How many mounted hooks read each key, per cache.
+const readers = new WeakMap<Cache, Map<string, number>>();
+const readersOf = (cache: Cache) => {
+  const counts = readers.get(cache) ?? new Map<string, number>();
+  readers.set(cache, counts);
+  return counts;
+};
 
 type Read = Extract<keyof ApiContract, `GET ${string}`>;
 
 /**
  * Reads one API call through SWR, typed by the shared contract; `null` arguments wait (no
- * request). The key carries this mount's id, so no two mounts ever share cached data (SPEC.md §9:
- * cache time 0), and the entry is dropped when the mount goes. The first read may take an answer
- * the route asked for while the page's code loaded (see prefetch.ts).
+ * request). It is keyed by the call's path itself, so a `preloadApi(path)` is picked up.
+ * SPEC.md §9 keeps nothing: an entry no mounted hook reads is dropped, when its last reader
+ * unmounts and again when a new first reader arrives (an answer that landed after everyone left
+ * must not be shown as if it were current). Hooks mounted together share one entry, as SWR does.
  */
-export const useApi = <K extends Read>(key: K, ...[args]: ArgsOf<K, unknown, null>) => {
-  const mountId = useId();
+export const useApi = <K extends Read>(call: K, ...[args]: ArgsOf<K, unknown, null>) => {
   const { cache } = useSWRConfig();
-  const path = args === null ? null : pathOf(key, args);
-  const swrKey = path === null ? null : [path, mountId];
-  const serialized = unstable_serialize(swrKey);
+  const path = args === null ? null : pathOf(call, args);
+  const key = unstable_serialize(path);
+  if (key && !readersOf(cache).get(key)) cache.delete(key);
 
-  useEffect(() => () => cache.delete(serialized), [cache, serialized]);
+  // A layout effect, declared before useSWR's own: the reader counts before SWR writes anything.
+  useLayoutEffect(() => {
+    if (!key) return undefined;
+    const counts = readersOf(cache);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    return () => {
+      const left = (counts.get(key) ?? 1) - 1;
+      if (left > 0) counts.set(key, left);
+      else {
+        counts.delete(key);
+        cache.delete(key);
+      }
+    };
+  }, [cache, key]);
 
-  return useSWR<ResponseOf<K>, Error>(swrKey, ([target]: [string]) => takePrefetched<ResponseOf<K>>(target) ?? apiRequest<ResponseOf<K>>(target));
+  return useSWR<ResponseOf<K>, Error>(path, fetchPath<ResponseOf<K>>);
 };

@@ -7,12 +7,16 @@ import { useAuth } from '../../lib/auth-store';
 import { SearchLauncher } from './SearchLauncher';
 import { useStoredRole } from '../../lib/use-stored-role';
 import { SideNav } from './SideNav';
+import type { NavItem } from './nav-items';
 import { MAIN_ID, SkipLink } from './SkipLink';
 import { UserMenu } from './UserMenu';
 import classes from './authenticated-layout.module.css';
 
-/** Guarded pages inside the app shell; without a token, off to /login with the wanted address. */
-export function AuthenticatedLayout() {
+/**
+ * Guarded pages inside the app shell; without a token, off to /login with the wanted address. The
+ * router hands it the navigation built from the route table.
+ */
+export function AuthenticatedLayout({ nav }: { nav: NavItem[] }) {
   const { token } = useAuth();
   const location = useLocation();
   const [navOpen, { toggle, close }] = useDisclosure(false);
@@ -39,13 +43,13 @@ export function AuthenticatedLayout() {
             </Text>
           </Group>
           <Group gap="xs" wrap="nowrap">
-            <SearchLauncher />
+            <SearchLauncher nav={nav} />
             <UserMenu />
           </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs">
-        <SideNav onNavigate={close} />
+        <SideNav items={nav} onNavigate={close} />
       </AppShell.Navbar>
       {/* tabIndex -1: the skip link and the route announcer focus it; Tab never stops here. */}
       <AppShell.Main id={MAIN_ID} tabIndex={-1} className={classes.main}>

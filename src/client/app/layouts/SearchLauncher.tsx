@@ -1,22 +1,22 @@
 import { Box, Button, Kbd, Text, VisuallyHidden } from '@mantine/core';
 import { useHotkeys, useOs } from '@mantine/hooks';
-import { Suspense, lazy, useState } from 'react';
+import { Suspense, lazy, useMemo, useState } from 'react';
 import type { PalettePage } from '../../features/search/CommandPalette';
 import { loadPage } from '../lazy-page';
-import { NAV_ITEMS, type NavItem } from './nav-items';
+import type { NavItem } from './nav-items';
 
 // The palette's code (and Spotlight's) loads on first use, so the login page's budget holds.
 const CommandPalette = lazy(() => loadPage(() => import('../../features/search/CommandPalette'), 'CommandPalette'));
 
 const flatten = (items: NavItem[]): PalettePage[] =>
-  items.flatMap((item) => [...(item.to ? [{ label: item.label, to: item.to }] : []), ...flatten(item.children ?? [])]);
-const PAGES = flatten(NAV_ITEMS);
+  items.flatMap((item) => ('children' in item ? flatten(item.children) : [{ label: item.label, to: item.to }]));
 
 /** The header's search button, and the shortcuts that open the palette from anywhere. */
-export function SearchLauncher() {
+export function SearchLauncher({ nav }: { nav: NavItem[] }) {
   const [opened, setOpened] = useState(false);
   const [wanted, setWanted] = useState(false);
   const mac = useOs() === 'macos';
+  const pages = useMemo(() => flatten(nav), [nav]);
   const open = () => {
     setWanted(true);
     setOpened(true);
@@ -44,7 +44,7 @@ export function SearchLauncher() {
       </Button>
       {wanted ? (
         <Suspense fallback={null}>
-          <CommandPalette opened={opened} onClose={() => setOpened(false)} pages={PAGES} />
+          <CommandPalette opened={opened} onClose={() => setOpened(false)} pages={pages} />
         </Suspense>
       ) : null}
     </>

@@ -4,20 +4,21 @@ import { may } from '../../../shared/permissions';
 import type { Role } from '../../../shared/types';
 import { useAuth } from '../../lib/auth-store';
 import { PreloadLink } from '../PreloadLink';
-import { NAV_ITEMS, type NavItem } from './nav-items';
+import type { NavItem } from './nav-items';
 
 /** The items a role may use, at every level. */
 const visibleTo = (items: NavItem[], role: Role | null | undefined): NavItem[] =>
-  items
-    .filter((item) => !item.requires || may(role, item.requires))
-    .map((item) => (item.children ? { ...item, children: visibleTo(item.children, role) } : item));
+  items.flatMap((item): NavItem[] => {
+    if ('children' in item) return [{ ...item, children: visibleTo(item.children, role) }];
+    return !item.requires || may(role, item.requires) ? [item] : [];
+  });
 
 const isActive = (pathname: string, to: string) => pathname.replace(/\/+$/, '') === to;
 const containsActive = (pathname: string, item: NavItem): boolean =>
-  item.children?.some((child) => (child.to && isActive(pathname, child.to)) || containsActive(pathname, child)) ?? false;
+  'children' in item ? item.children.some((child) => containsActive(pathname, child)) : isActive(pathname, item.to);
 
 function Item({ item, pathname, onNavigate }: { item: NavItem; pathname: string; onNavigate: () => void }) {
-  if (item.children) {
+  if ('children' in item) {
     return (
       <NavLink label={item.label} defaultOpened={containsActive(pathname, item)} childrenOffset="md">
         {item.children.map((child) => (
@@ -26,7 +27,7 @@ function Item({ item, pathname, onNavigate }: { item: NavItem; pathname: string;
       </NavLink>
     );
   }
-  const to = item.to ?? '/';
+  const { to } = item;
   const active = isActive(pathname, to);
   return (
     <NavLink
@@ -40,12 +41,12 @@ function Item({ item, pathname, onNavigate }: { item: NavItem; pathname: string;
   );
 }
 
-export function SideNav({ onNavigate }: { onNavigate: () => void }) {
+export function SideNav({ items, onNavigate }: { items: NavItem[]; onNavigate: () => void }) {
   const { pathname } = useLocation();
   const role = useAuth().user?.role;
   return (
     <ScrollArea component="nav" aria-label="Main" h="100%">
-      {visibleTo(NAV_ITEMS, role).map((item) => (
+      {visibleTo(items, role).map((item) => (
         <Item key={item.label} item={item} pathname={pathname} onNavigate={onNavigate} />
       ))}
     </ScrollArea>

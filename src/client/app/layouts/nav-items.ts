@@ -1,42 +1,38 @@
 import type { Permission } from '../../../shared/permissions';
+import { ALL_ROUTES, type AppPath } from '../routes';
 
-/** The side navigation: every area of the app, grouped as SPEC.md §2 lists them. */
-export interface NavItem {
+/** A page in the side navigation. */
+export interface NavLinkItem {
   label: string;
-  to?: string;
-  children?: NavItem[];
+  to: AppPath;
   /** Shown only to roles that may do this. */
   requires?: Permission;
 }
 
-export const NAV_ITEMS: NavItem[] = [
-  { label: 'Dashboard', to: '/dashboard' },
-  { label: 'Users', to: '/users' },
-  { label: 'Tickets', to: '/tickets' },
-  {
-    label: 'Lookups',
-    children: [
-      { label: 'Companies', to: '/lookups/companies' },
-      { label: 'Ticket categories', to: '/lookups/ticket-categories' },
-    ],
-  },
-  {
-    label: 'Invoices',
-    children: [
-      { label: 'Autofi', to: '/invoices/autofi' },
-      { label: '3D Tracking', to: '/invoices/3dtracking' },
-      { label: 'GIFS overview', to: '/invoices/gifs' },
-      { label: 'GIFS statements', to: '/invoices/gifs/statement' },
-      { label: 'GIFS SLA', to: '/invoices/gifs/sla' },
-      { label: 'GIFS Azure', to: '/invoices/gifs/azure' },
-    ],
-  },
-  {
-    label: 'Reports',
-    children: [
-      { label: 'Timesheet', to: '/reports/timesheet' },
-      { label: 'Ticket report', to: '/reports/ticket-report' },
-    ],
-  },
-  { label: 'Audit log', to: '/audit', requires: 'readAuditLog' },
-];
+/** A group of pages in the side navigation. */
+export interface NavGroupItem {
+  label: string;
+  children: NavItem[];
+}
+
+/** The side navigation: every area of the app, grouped as SPEC.md §2 lists them. */
+export type NavItem = NavLinkItem | NavGroupItem;
+
+/** The route table's named pages in its order; a group sits where its first page comes. */
+const navItems = (): NavItem[] => {
+  const items: NavItem[] = [];
+  for (const route of ALL_ROUTES) {
+    if (!route.nav) continue;
+    const item: NavLinkItem = { label: route.nav, to: route.path, ...(route.requires && { requires: route.requires }) };
+    if (!route.group) {
+      items.push(item);
+      continue;
+    }
+    const group = items.find((candidate): candidate is NavGroupItem => 'children' in candidate && candidate.label === route.group);
+    if (group) group.children.push(item);
+    else items.push({ label: route.group, children: [item] });
+  }
+  return items;
+};
+
+export const NAV_ITEMS = navItems();

@@ -2,12 +2,12 @@ import { Button, Center, Paper, Stack, Text, Title } from '@mantine/core';
 import { Field, Form } from 'react-final-form';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { APP_AUDIENCE } from '../../../shared/constants';
-import { prefetchRouteData, preloadRoute } from '../../app/preload';
 import { loginSchema, type LoginPayload } from '../../../shared/schemas/auth';
 import { ApiError } from '../../lib/api';
 import { signIn } from '../../lib/auth-store';
 import { PasswordField, TextField } from '../../lib/form/fields';
 import { usePageTitle } from '../../lib/page-title';
+import { useRoutePreload } from '../../lib/route-preload';
 import { validateWith } from '../../lib/form/validate';
 import { notify } from '../../lib/toast/notify';
 import { login } from './api';
@@ -18,6 +18,7 @@ const validate = validateWith(loginSchema);
 export function LoginPage() {
   const navigate = useNavigate();
   const [search] = useSearchParams();
+  const preloadRoute = useRoutePreload();
   usePageTitle('Sign in');
 
   const submit = async (values: LoginPayload) => {
@@ -26,7 +27,7 @@ export function LoginPage() {
     preloadRoute(destination, { withShell: true });
     try {
       signIn(await login(values));
-      prefetchRouteData(destination);
+      preloadRoute(destination, { data: true });
       navigate(destination, { replace: true });
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {

@@ -4,7 +4,7 @@ import { useAuth } from '../../lib/auth-store';
 import { formatCents, formatDate, formatMinutes } from '../../lib/format';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { StatCard } from '../../lib/ui/StatCard';
-import { STATUS_COLORS, STATUS_LABELS } from '../tickets/labels';
+import { STATUS_COLORS, STATUS_LABELS } from '../../lib/ticket-labels';
 import { useDashboard } from './api';
 import { OpenedVsResolvedChart } from './OpenedVsResolvedChart';
 

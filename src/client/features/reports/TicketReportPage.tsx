@@ -8,7 +8,7 @@ import { TICKET_REPORT_GROUPS, ticketReportQuerySchema, type TicketReportGroup }
 import { saveCsv } from '../../lib/download';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { StatCard } from '../../lib/ui/StatCard';
-import { STATUS_LABELS } from '../tickets/labels';
+import { STATUS_LABELS } from '../../lib/ticket-labels';
 import { useTicketReport } from './api';
 import { today } from './ranges';
 import { rangeParts, rangeValue, useTicketReportSearch } from './search';

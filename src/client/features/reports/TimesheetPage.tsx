@@ -95,7 +95,7 @@ export function TimesheetPage() {
             data-testid="timesheet-chart"
           />
         ) : (
-          <Skeleton height={220} />
+          <Skeleton height={220} aria-busy />
         )}
       </Paper>
       {data && data.users.length === 0 ? <Text c="dimmed">No time logged in this {mode}.</Text> : null}
@@ -154,7 +154,7 @@ export function TimesheetPage() {
           </Table>
         </Table.ScrollContainer>
       ) : null}
-      {!data && !error ? <Skeleton height={200} /> : null}
+      {!data && !error ? <Skeleton height={200} aria-busy /> : null}
       <Text size="xs" c="dimmed" mt="sm">
         Hours are decimal ({formatMinutes(90)} = 1.50).
       </Text>

@@ -88,7 +88,7 @@ export function BackupList({ data, error, onRetry }: BackupListProps) {
       <Title order={3} size="h5" id="backups-heading">
         Backups
       </Title>
-      {data ? <ScheduleStatus lastScheduledAt={data.lastScheduledAt} /> : <Skeleton height={20} />}
+      {data ? <ScheduleStatus lastScheduledAt={data.lastScheduledAt} /> : <Skeleton height={20} aria-busy />}
       {data && data.items.length === 0 ? (
         <Text size="sm" c="dimmed">
           No backups yet.
@@ -125,7 +125,7 @@ export function BackupList({ data, error, onRetry }: BackupListProps) {
                 : Array.from({ length: 3 }, (_, i) => (
                     <Table.Tr key={i}>
                       <Table.Td colSpan={canDownload ? 5 : 4}>
-                        <Skeleton height={16} />
+                        <Skeleton height={16} aria-busy />
                       </Table.Td>
                     </Table.Tr>
                   ))}

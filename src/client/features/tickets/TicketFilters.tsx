@@ -5,7 +5,7 @@ import type { Option } from '../../lib/form/fields';
 import { optionalId, optionalOneOf } from '../../lib/search';
 import { SearchField } from '../../lib/ui/SearchField';
 import type { TicketsView } from './search';
-import { PRIORITY_OPTIONS, STATUS_OPTIONS } from './labels';
+import { PRIORITY_OPTIONS, STATUS_OPTIONS } from '../../lib/ticket-labels';
 
 interface Props {
   filters: Partial<TicketsView>;

@@ -5,7 +5,7 @@ import type { Ticket } from '../../../shared/types';
 import { ChoiceField, DateField, IdSelectField, TextField, TextareaField, type Option } from '../../lib/form/fields';
 import { SubmitButton } from '../../lib/form/SubmitButton';
 import { validateWith } from '../../lib/form/validate';
-import { PRIORITY_OPTIONS, STATUS_OPTIONS } from './labels';
+import { PRIORITY_OPTIONS, STATUS_OPTIONS } from '../../lib/ticket-labels';
 
 const validate = validateWith(createTicketSchema);
 

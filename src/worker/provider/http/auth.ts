@@ -1,12 +1,12 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { forbiddenMessage, may, type Permission } from '../../../shared/permissions';
-import type { Env } from '../../env';
+import type { ProviderBindings } from '../env';
 import { readToken, type TokenClaims } from '../auth/token';
 import { findSession, type Session } from '../db/sessions';
 import { forbidden, unauthorized } from './errors';
 
 export type ProviderEnv = {
-  Bindings: Env;
+  Bindings: ProviderBindings;
   /** `session` settles once the account check has passed; a role check awaits it. `token` is for sign-out. */
   Variables: { userId: number; token: TokenClaims; session: Promise<Session> };
 };

@@ -1,4 +1,5 @@
-import { TICKET_PRIORITIES, TICKET_STATUSES, type TicketPriority, type TicketStatus } from '../../../shared/schemas/tickets';
+/** How tickets' statuses and priorities read and look, wherever a ticket is shown (tickets, dashboard, reports). */
+import { TICKET_PRIORITIES, TICKET_STATUSES, type TicketPriority, type TicketStatus } from '../../shared/schemas/tickets';
 
 export const STATUS_LABELS: Record<TicketStatus, string> = {
   open: 'Open',

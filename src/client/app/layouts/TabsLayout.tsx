@@ -1,15 +1,9 @@
 import { Tabs } from '@mantine/core';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
+import type { RouteTab } from '../routes';
 
-const TABS = [
-  { value: '/invoices/gifs', label: 'Overview' },
-  { value: '/invoices/gifs/statement', label: 'Statements' },
-  { value: '/invoices/gifs/sla', label: 'SLA' },
-  { value: '/invoices/gifs/azure', label: 'Azure' },
-];
-
-/** `/invoices/gifs`: the GIFS views under one set of tabs. */
-export function GifsLayout() {
+/** A layout route's pages under one set of tabs (such as the GIFS views), built from the route table. */
+export function TabsLayout({ tabs }: { tabs: RouteTab[] }) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const current = pathname.replace(/\/+$/, '');
@@ -17,8 +11,8 @@ export function GifsLayout() {
     <>
       <Tabs value={current} onChange={(value) => value && navigate(value)} mb="md">
         <Tabs.List>
-          {TABS.map((tab) => (
-            <Tabs.Tab key={tab.value} value={tab.value}>
+          {tabs.map((tab) => (
+            <Tabs.Tab key={tab.to} value={tab.to}>
               {tab.label}
             </Tabs.Tab>
           ))}

@@ -1,0 +1,15 @@
+/**
+ * The bindings and variables the embedded provider reads. It stands in for an upstream API, so
+ * it states its own needs rather than borrowing the Worker's Env; the Worker's Env meets them.
+ */
+export interface ProviderBindings {
+  DB: D1Database;
+  BACKUPS: R2Bucket;
+  APP_AUDIENCE: string;
+  JWT_SECRET: string;
+  /** The sender block of printed statements. */
+  ORG_NAME?: string;
+  ORG_ADDRESS?: string;
+  /** Days from a statement's issue to its due date; 30 when unset. */
+  PAYMENT_TERMS_DAYS?: string;
+}
