@@ -9,7 +9,9 @@ import { formatMinutes } from '../../lib/format';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { StatCard } from '../../lib/ui/StatCard';
 import { useTimesheet } from './api';
-import { daysBetween, rangeAround, shiftRange, today, type RangeMode } from './ranges';
+import { daysBetween } from '../../../shared/dates';
+import { today } from '../../lib/today';
+import { rangeAround, shiftRange, type RangeMode } from './ranges';
 import { useTimesheetSearch } from './search';
 
 const hours = (minutes: number) => (minutes / 60).toFixed(2);
@@ -49,7 +51,9 @@ export function TimesheetPage() {
           value={mode}
           onChange={(value) => {
             const next = value === 'month' ? 'month' : 'week';
-            show(rangeAround(next, range.from), next);
+            // Stay in the period on screen: its week or month holding today, else its first.
+            const now = today();
+            show(rangeAround(next, range.from <= now && now <= range.to ? now : range.from), next);
           }}
           data={[
             { value: 'week', label: 'Week' },

@@ -18,7 +18,7 @@ const existingTicketId = async (c: Context<ProviderEnv>) => {
 
 export const ticketRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
-  .get('/', async (c) => c.json(await listTickets(c.env.DB, await readQuery(c, ticketListQuerySchema))))
+  .get('/', async (c) => c.json(await listTickets(c.env.DB, await readQuery(c, ticketListQuerySchema), c.get('userId'))))
   .post('/', async (c) => c.json(await insertTicket(c.env.DB, await readBody(c, createTicketSchema), c.get('userId'), auditContext(c)), 201))
   .get('/:id', async (c) => c.json(foundOr404(await findTicket(c.env.DB, readId(c)), NOUN)))
   .patch('/:id', async (c) => {
