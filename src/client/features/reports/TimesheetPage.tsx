@@ -13,6 +13,7 @@ import { daysBetween } from '../../../shared/dates';
 import { today } from '../../lib/today';
 import { rangeAround, shiftRange, type RangeMode } from './ranges';
 import { useTimesheetSearch } from './search';
+import classes from './timesheet.module.css';
 
 const hours = (minutes: number) => (minutes / 60).toFixed(2);
 const hoursCell = (minutes: number): CsvDecimal => ({ decimal: hours(minutes) });
@@ -105,11 +106,11 @@ export function TimesheetPage() {
       {data && data.users.length === 0 ? <Text c="dimmed">No time logged in this {mode}.</Text> : null}
       {data && data.users.length > 0 ? (
         // A phone scrolls the table sideways; the scrolling box takes focus so arrow keys can too.
-        <Table.ScrollContainer minWidth={600} type="native" tabIndex={0} role="region" aria-label="Hours per person per day, scrolls sideways">
-          <Table striped aria-label="Hours per person per day" withColumnBorders>
+        <Table.ScrollContainer minWidth={600} type="native" tabIndex={0} role="region" aria-label="Hours per person per day, scrolls sideways" className={classes.scroller}>
+          <Table striped aria-label="Hours per person per day" withColumnBorders stickyHeader>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Person</Table.Th>
+                <Table.Th className={classes.person}>Person</Table.Th>
                 {days.map((day) => (
                   <Table.Th key={day} ta="right">
                     {dayLabel(day)}
@@ -122,7 +123,9 @@ export function TimesheetPage() {
             <Table.Tbody>
               {data.users.map((user) => (
                 <Table.Tr key={user.userId}>
-                  <Table.Td>{user.userName}</Table.Td>
+                  <Table.Th scope="row" fw={400} className={classes.person}>
+                    {user.userName}
+                  </Table.Th>
                   {days.map((day) => {
                     const entry = cell.get(`${user.userId}:${day}`);
                     return (
@@ -140,7 +143,9 @@ export function TimesheetPage() {
             </Table.Tbody>
             <Table.Tfoot>
               <Table.Tr>
-                <Table.Th>Total</Table.Th>
+                <Table.Th scope="row" className={classes.person}>
+                  Total
+                </Table.Th>
                 {days.map((day) => {
                   const total = data.days.find((d) => d.workDate === day);
                   return (
