@@ -10,7 +10,8 @@ export interface DayRange {
 /** What the shared report schema (the 366-day rule included) says about each end of a range. */
 export const rangeErrors = (range: DayRange): Partial<DayRange> => {
   try {
-    ticketReportQuerySchema.validateSync(range, { abortEarly: false });
+    // An empty field (or a half-typed one, which a date input reports as empty) is missing.
+    ticketReportQuerySchema.validateSync({ from: range.from || undefined, to: range.to || undefined }, { abortEarly: false });
     return {};
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
