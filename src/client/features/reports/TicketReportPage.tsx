@@ -40,8 +40,10 @@ export function TicketReportPage() {
   }
   const [settled] = useDebouncedValue(draft, SETTLE_MS);
   // Messages wait for the pause too, and go as soon as typing resumes.
-  const errors = settled === draft ? rangeErrors(settled) : {};
-  const settledValid = isValidRange(settled);
+  // A stale settled value (the address just moved on) neither shows messages nor moves the address back.
+  const current = settled === draft;
+  const errors = current ? rangeErrors(settled) : {};
+  const settledValid = current && isValidRange(settled);
   useEffect(() => {
     if (settledValid && rangeValue(settled) !== rangeValue(range)) setSearch({ range: rangeValue(settled) }, { replace: true });
   }, [settled, settledValid, range, setSearch]);

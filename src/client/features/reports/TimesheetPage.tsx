@@ -9,7 +9,7 @@ import { formatMinutes } from '../../lib/format';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { StatCard } from '../../lib/ui/StatCard';
 import { useTimesheet } from './api';
-import { daysBetween } from '../../../shared/dates';
+import { addDays, daysBetween } from '../../../shared/dates';
 import { today } from '../../lib/today';
 import { rangeAround, shiftRange, type RangeMode } from './ranges';
 import { useTimesheetSearch } from './search';
@@ -18,6 +18,16 @@ import classes from './timesheet.module.css';
 const hours = (minutes: number) => (minutes / 60).toFixed(2);
 const hoursCell = (minutes: number): CsvDecimal => ({ decimal: hours(minutes) });
 const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
+
+/**
+ * The day to build the other kind of period around, so switching keeps the period on screen: a
+ * week belongs to the month of its Thursday (ISO 8601), so its Thursday picks the month; a month
+ * shows the week holding today when today is in it, else its first week whose Thursday falls in it.
+ */
+const switchAnchor = (mode: RangeMode, range: { from: string; to: string }, now: string) => {
+  if (mode === 'week') return addDays(range.from, 3);
+  return range.from <= now && now <= range.to ? now : addDays(range.from, 3);
+};
 
 /** Hours per person per day for a week or a month, billable split, with totals, a chart and CSV. */
 export function TimesheetPage() {
@@ -52,9 +62,7 @@ export function TimesheetPage() {
           value={mode}
           onChange={(value) => {
             const next = value === 'month' ? 'month' : 'week';
-            // Stay in the period on screen: its week or month holding today, else its first.
-            const now = today();
-            show(rangeAround(next, range.from <= now && now <= range.to ? now : range.from), next);
+            show(rangeAround(next, switchAnchor(mode, range, today())), next);
           }}
           data={[
             { value: 'week', label: 'Week' },
