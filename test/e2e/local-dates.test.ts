@@ -2,7 +2,7 @@ import type { Page, Request } from 'playwright-core';
 import { describe, expect, it, vi } from 'vitest';
 import { addDays, addMonths, monthBounds, quarterBounds } from '../../src/shared/dates';
 import type { Ticket } from '../../src/shared/types';
-import { admin, browserForFile, PHONE, watchErrors, type Viewport } from './browser';
+import { admin, answer, browserForFile, PHONE, watchErrors, type Viewport } from './browser';
 import { adminApi, apiResponse, heading, POLL, screenshot } from './pages';
 
 // Dates follow the person's calendar (the browser's time zone); the API keeps plain days.
@@ -153,6 +153,15 @@ describe('ticket report dates', () => {
     await page.goBack();
     await expect.poll(() => page.getByLabel('From', { exact: true }).inputValue(), POLL).toBe(expected['This month'].from);
     await screenshot(page, 'ticket-report-presets-desktop');
+  });
+
+  it('a failed request leaves its message, not skeletons', async () => {
+    const page = await openIn('Pacific/Auckland');
+    await answer(page, '**/api/v1/reports/tickets?*', 500, { message: 'Injected failure' });
+    await page.goto('/reports/ticket-report/');
+    await page.getByText('Could not load the report').waitFor();
+    await expect.poll(() => page.locator('.mantine-Skeleton-root').count(), POLL).toBe(0);
+    expect(await page.locator('[aria-busy="true"]').count()).toBe(0);
   });
 
   it('works at phone width', async () => {
