@@ -8,8 +8,8 @@ import { NO_ACTOR } from '../src/worker/provider/db/audit';
 import { generateStatement, moveStatement } from '../src/worker/provider/db/statements';
 import { issuerOf } from '../src/worker/provider/http/issuer';
 import { CATEGORIES, COMMENTS, COMPANIES, FIRST_NAMES, GIFS_COMPANY, LINE_TEMPLATES, PROBLEMS, SUBJECTS, SURNAMES, TIME_NOTES } from './demo/vocabulary';
+import { DAY_MS, formatDay } from '../src/shared/dates';
 
-const DAY_MS = 86_400_000;
 const STATUSES = [['open', 3], ['in_progress', 2], ['on_hold', 1], ['resolved', 5], ['closed', 4]] as const;
 const PRIORITIES = [['low', 2], ['normal', 5], ['high', 2], ['urgent', 1]] as const;
 
@@ -20,7 +20,7 @@ export const DEMO_BILLING_EMAILS = ['chloe.carter@example.com', 'daniel.dlamini@
 export const DEMO_STAFF_EMAIL = 'ben.banda@example.com';
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const day = (ms: number) => iso(ms).slice(0, 10);
+const day = (ms: number) => formatDay(ms);
 
 const ids = async (db: D1Database, table: string) =>
   (await db.prepare(`SELECT id FROM ${table} ORDER BY id`).all<{ id: number }>()).results.map((row) => row.id);

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { addDays } from '../src/shared/dates';
 import { adminToken } from './bench/provider';
 import { withLocalEnv } from './local-env';
 import { ensureDevVars } from './dev-vars';
@@ -54,7 +55,7 @@ const post = async (apiPath: string, body: unknown) => {
 // entries fill one day after another (90 of them are 22.5 hours) instead of all landing on one.
 const ENTRIES_PER_DAY = 90;
 let entries = 0;
-const nextWorkDate = () => new Date(Date.UTC(2020, 0, 1) + Math.floor(entries++ / ENTRIES_PER_DAY) * 86_400_000).toISOString().slice(0, 10);
+const nextWorkDate = () => addDays('2020-01-01', Math.floor(entries++ / ENTRIES_PER_DAY));
 
 const deadline = Date.now() + SECONDS * 1000;
 const writer = async (w: number) => {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { addDays, addMonths, monthBounds, utcDay } from '../../src/shared/dates';
 import { fillScaleData } from '../demo-data';
 import { withLocalEnv } from '../local-env';
 import { bin, run } from '../run';
@@ -47,12 +48,7 @@ const SEARCHES = ['router', 'vpn disc', 'printer slow', 'fails sync', '#4242', '
 const TWO_WORDS = ['router slow', 'vpn disconnecting', 'printer replacement', 'laptop login', 'tracker sync', 'customer confirm'];
 const SORTS = ['-createdAt', 'priority', '-updatedAt', 'id'];
 
-const monthRange = (offset: number) => {
-  const now = new Date();
-  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - offset, 1));
-  const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - offset + 1, 0));
-  return { from: first.toISOString().slice(0, 10), to: last.toISOString().slice(0, 10) };
-};
+const monthRange = (offset: number) => monthBounds(addMonths(monthBounds(utcDay()).from, -offset));
 
 /** Provider response times at 100,000 tickets, 1,000,000 time entries and 1,000,000 audit entries, over HTTP on loopback. */
 export const benchProvider = async (): Promise<BenchRow[]> => {
@@ -78,7 +74,7 @@ const measureProvider = async (): Promise<BenchRow[]> => {
   const tickets = await timeEach(200, (i) => get(ticketPath(i)));
 
   const month = monthRange(1);
-  const year = { from: new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10), to: new Date().toISOString().slice(0, 10) };
+  const year = { from: addDays(utcDay(), -364), to: utcDay() };
   const timesheet = await timeEach(20, () => get(`reports/timesheet?from=${month.from}&to=${month.to}`));
   const report = await timeEach(20, () => get(`reports/tickets?from=${year.from}&to=${year.to}&groupBy=category`));
 

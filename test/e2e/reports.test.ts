@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Ticket, TicketReport, TimesheetReport } from '../../src/shared/types';
 import { STATUS_LABELS } from '../../src/client/lib/ticket-labels';
+import { addDays, monthBounds } from '../../src/shared/dates';
 import type { TicketStatus } from '../../src/shared/schemas/tickets';
 import {
   PHONE,
@@ -24,15 +25,11 @@ import {
 } from './fixtures';
 
 const chrome = browserPerFile();
-const DAY_MS = 86_400_000;
 
 const hours = (minutes: number) => (minutes / 60).toFixed(2);
 
-/** This calendar month in UTC, as the page's Month range computes it. */
-const thisMonthRange = (now = new Date()) => {
-  const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-  return { from: iso(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)), to: iso(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)) };
-};
+/** This calendar month, as the page's Month range computes it (the browser here runs in UTC). */
+const thisMonthRange = () => monthBounds(todayUtc());
 
 const timesheet = ({ from, to }: { from: string; to: string }) => adminApi<TimesheetReport>(`reports/timesheet?from=${from}&to=${to}`);
 
@@ -115,7 +112,7 @@ describe('timesheet', () => {
 });
 
 describe('ticket report', () => {
-  const range = () => ({ from: new Date(Date.now() - 364 * DAY_MS).toISOString().slice(0, 10), to: todayUtc() });
+  const range = () => ({ from: addDays(todayUtc(), -364), to: todayUtc() });
 
   it("shows the chart and the API's opened total, and Group by Company regroups the table", async () => {
     const { from, to } = range();

@@ -20,7 +20,7 @@ const sorts = TICKET_SORTS.flatMap((key) => [key, `-${key}`]);
 
 describe('ticket list query plans', () => {
   it.each(sorts)('reads the whole list in index order when sorted by %s', async (sort) => {
-    const sql = ticketListSql({ sort, page: 3, pageSize: 25 } as TicketListQuery);
+    const sql = ticketListSql({ sort, page: 3, pageSize: 25 } as TicketListQuery, 1);
     const plan = await planOf(sql.page, sql.params);
     expect(plan.join('\n')).not.toMatch(/TEMP B-TREE/);
   });
@@ -29,7 +29,7 @@ describe('ticket list query plans', () => {
   it.each(sorts.filter((sort) => !sort.endsWith('status')))(
     'reads one status in index order when sorted by %s',
     async (sort) => {
-      const sql = ticketListSql({ sort, status: 'open', page: 3, pageSize: 25 } as TicketListQuery);
+      const sql = ticketListSql({ sort, status: 'open', page: 3, pageSize: 25 } as TicketListQuery, 1);
       const plan = await planOf(sql.page, sql.params);
       expect(plan.join('\n')).not.toMatch(/TEMP B-TREE/);
       expect(plan.join('\n')).toMatch(/USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY|SCAN t$/m);
@@ -37,8 +37,20 @@ describe('ticket list query plans', () => {
   );
 
   it('counts the tickets of one status from an index alone', async () => {
-    const sql = ticketListSql({ status: 'open', page: 1, pageSize: 25 } as TicketListQuery);
+    const sql = ticketListSql({ status: 'open', page: 1, pageSize: 25 } as TicketListQuery, 1);
     expect((await planOf(sql.total, sql.params)).join('\n')).toMatch(/COVERING INDEX/);
+  });
+
+  // The dashboard's cards open these views; each must find its tickets by index, not by reading all.
+  it.each([
+    ['overdue', { overdue: true }, /INDEX tickets_status_due \(status=\? AND due_at<\?\)/],
+    ['mine', { mine: true }, /INDEX tickets_assignee_status \(assignee_id=\?/],
+    ['mine and open', { mine: true, open: true }, /INDEX tickets_assignee_status \(assignee_id=\? AND status=\?\)/],
+    ['open', { open: true }, /INDEX tickets_status/],
+  ])('finds the %s tickets and counts them by index', async (_, filters, index) => {
+    const sql = ticketListSql({ page: 1, pageSize: 25, ...filters } as TicketListQuery, 1);
+    expect((await planOf(sql.total, sql.params)).join('\n')).toMatch(index);
+    expect((await planOf(sql.page, sql.params)).join('\n')).not.toMatch(/SCAN t$/m);
   });
 });
 

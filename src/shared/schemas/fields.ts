@@ -1,4 +1,4 @@
-import { number, setLocale, string } from 'yup';
+import { setLocale, string } from 'yup';
 import { BIDI_MESSAGE, hasBidiControl, hasVisibleText, normalizeText } from './text';
 
 // yup's default type message echoes the rejected value, which may be huge or hostile; this one
@@ -56,9 +56,3 @@ export const emailText = (max: number, message: string) =>
 // new password (a user created, a password changed, an admin's reset) takes this one field, so
 // a password policy applies everywhere by changing it here.
 export const password = () => rawLine(PASSWORD_MAX).min(1, 'Required');
-
-export const recordId = () =>
-  number()
-    .integer('Must be a whole number')
-    .positive('Must be positive')
-    .max(Number.MAX_SAFE_INTEGER, 'Too large');

@@ -1,5 +1,6 @@
 import { number, object, string, type InferType } from 'yup';
-import { filledLine, filledParagraph, line, recordId } from './fields';
+import { filledLine, filledParagraph, line } from './fields';
+import { recordId } from './ids';
 import { listQuerySchema } from './list';
 
 export const INVOICE_SOURCES = ['autofi', '3dtracking', 'gifs-sla', 'gifs-azure'] as const;

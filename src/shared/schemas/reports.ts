@@ -1,25 +1,12 @@
-import { number, object, string, type InferType } from 'yup';
-import { calendarDate } from './tickets';
+import { object, string, type InferType } from 'yup';
+import { dateRange } from './filters';
+import { filterId } from './ids';
 
-const MAX_RANGE_DAYS = 366;
-const DAY_MS = 86_400_000;
-
-const filterId = () => number().typeError('Must be a number').integer('Must be a whole number').positive('Must be positive');
+export const MAX_RANGE_DAYS = 366;
 
 /** A from–to range of at most a year, `from` not after `to`. */
-const range = {
-  from: calendarDate().required('Required'),
-  to: calendarDate()
-    .required('Required')
-    .test('after-from', 'Must not be before from', function check(to) {
-      const { from } = this.parent as { from?: string };
-      return !from || !to || from <= to;
-    })
-    .test('range', `The range must be at most ${MAX_RANGE_DAYS} days`, function check(to) {
-      const { from } = this.parent as { from?: string };
-      return !from || !to || (Date.parse(to) - Date.parse(from)) / DAY_MS < MAX_RANGE_DAYS;
-    }),
-};
+const { from, to } = dateRange(MAX_RANGE_DAYS);
+const range = { from: from.required('Required'), to: to.required('Required') };
 
 export const timesheetQuerySchema = object({ ...range, userId: filterId(), companyId: filterId() });
 export type TimesheetQuery = InferType<typeof timesheetQuerySchema>;

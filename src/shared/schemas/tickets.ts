@@ -1,6 +1,9 @@
 import { boolean, number, object, string, type InferType } from 'yup';
+import { addMonths, ISO_DATE, isRealDate, utcDay } from '../dates';
+import { filledLine, filledParagraph, paragraph } from './fields';
+import { calendarDate, filterFlag } from './filters';
+import { filterId, recordId } from './ids';
 import { listQuerySchema } from './list';
-import { filledLine, filledParagraph, paragraph, recordId } from './fields';
 
 export const TICKET_STATUSES = ['open', 'in_progress', 'on_hold', 'resolved', 'closed'] as const;
 export const TICKET_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
@@ -10,14 +13,7 @@ export type TicketPriority = (typeof TICKET_PRIORITIES)[number];
 export const TICKET_SORTS = ['createdAt', 'updatedAt', 'dueAt', 'priority', 'status', 'title', 'id'] as const;
 export type TicketSort = (typeof TICKET_SORTS)[number];
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?Z$/;
-
-/** A real calendar day: `2026-02-30` has the right shape but is refused. */
-export const isRealDate = (value: string) => {
-  const date = new Date(`${value.slice(0, 10)}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value.slice(0, 10);
-};
 
 /** `YYYY-MM-DD`, or a UTC time on a real day with hours, minutes and seconds in range (not 99:99:99). */
 export const isDateOrDateTime = (value: string) => {
@@ -26,19 +22,10 @@ export const isDateOrDateTime = (value: string) => {
   return day !== undefined && isRealDate(day) && Number(hours) < 24 && Number(minutes) < 60 && Number(seconds) < 60;
 };
 
-export const calendarDate = () =>
-  string()
-    .matches(ISO_DATE, 'Must be a date as YYYY-MM-DD')
-    .test('real-date', 'Must be a real date', (value) => !value || isRealDate(value));
-
 export const EARLIEST_WORK_DATE = '2000-01-01';
 
 /** The last day time can be logged for: one year after today (UTC). */
-export const latestWorkDate = (now = new Date()) => {
-  const limit = new Date(now);
-  limit.setUTCFullYear(limit.getUTCFullYear() + 1);
-  return limit.toISOString().slice(0, 10);
-};
+export const latestWorkDate = (now = new Date()) => addMonths(utcDay(now), 12);
 
 const workDate = () =>
   calendarDate().test(
@@ -68,14 +55,17 @@ export const updateTicketSchema = object({ title: filledLine(200, 'Required'), .
 export type TicketPayload = InferType<typeof createTicketSchema>;
 export type TicketChanges = InferType<typeof updateTicketSchema>;
 
-const filterId = () => number().typeError('Must be a number').integer('Must be a whole number').positive('Must be positive');
-
 export const ticketListQuerySchema = listQuerySchema.shape({
   status: string().oneOf(TICKET_STATUSES, `Must be one of ${TICKET_STATUSES.join(', ')}`),
   priority: string().oneOf(TICKET_PRIORITIES, `Must be one of ${TICKET_PRIORITIES.join(', ')}`),
   companyId: filterId(),
   categoryId: filterId(),
   assigneeId: filterId(),
+  // The dashboard's figures as list views: still open (open, in progress, on hold), due before
+  // today, assigned to the person asking.
+  open: filterFlag(),
+  overdue: filterFlag(),
+  mine: filterFlag(),
   sort: string().oneOf(
     TICKET_SORTS.flatMap((key) => [key, `-${key}`]),
     `Must be one of ${TICKET_SORTS.join(', ')}, optionally prefixed with -`,

@@ -1,7 +1,8 @@
 import { boolean, object, ref, string, type InferType } from 'yup';
 import { ROLES } from '../permissions';
 import type { Role } from '../types';
-import { EMAIL_MAX, NAME_MAX, emailText, filledLine, password, recordId } from './fields';
+import { EMAIL_MAX, NAME_MAX, emailText, filledLine, password } from './fields';
+import { recordId } from './ids';
 import { listQuerySchema } from './list';
 
 const name = () => filledLine(NAME_MAX, 'Required');

@@ -1,10 +1,11 @@
 import type { AuditQuery } from '../../lib/audit/api';
 import { downloadFromApi } from '../../lib/download';
 import { apiPath } from '../../lib/endpoints';
+import { today } from '../../lib/today';
 import { useApi } from '../../lib/use-api';
 
 export const usePeople = () => useApi('GET /users', { query: { pageSize: 200 } });
 
 /** The log as CSV with the page's filters (admin only, like the page). */
 export const exportAudit = (query: Omit<AuditQuery, 'page' | 'pageSize'>) =>
-  downloadFromApi(apiPath('GET /audit.csv', { query }), `audit-log-${new Date().toISOString().slice(0, 10)}.csv`);
+  downloadFromApi(apiPath('GET /audit.csv', { query }), `audit-log-${today()}.csv`);

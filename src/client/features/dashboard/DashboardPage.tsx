@@ -1,7 +1,9 @@
 import { Alert, Anchor, Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
+import { addDays } from '../../../shared/dates';
 import { useAuth } from '../../lib/auth-store';
 import { formatCents, formatDate, formatMinutes } from '../../lib/format';
+import { today } from '../../lib/today';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { StatCard } from '../../lib/ui/StatCard';
 import { STATUS_COLORS, STATUS_LABELS } from '../../lib/ticket-labels';
@@ -27,12 +29,12 @@ export function DashboardPage() {
         </Alert>
       ) : null}
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} mb="lg" aria-busy={loading}>
-        <StatCard label="Open tickets" value={value((d) => d.openTickets.toLocaleString())} />
-        <StatCard label="My open tickets" value={value((d) => d.myOpenTickets.toLocaleString())} />
-        <StatCard label="Overdue" value={value((d) => d.overdue.toLocaleString())} />
-        <StatCard label="Resolved, last 7 days" value={value((d) => d.resolvedLast7Days.toLocaleString())} />
-        <StatCard label="Hours this week" value={value((d) => formatMinutes(d.minutesThisWeek))} />
-        <StatCard label="Unbilled" value={value((d) => formatCents(d.unbilledCents))} />
+        <StatCard label="Open tickets" value={value((d) => d.openTickets.toLocaleString())} to="/tickets/?open=true" />
+        <StatCard label="My open tickets" value={value((d) => d.myOpenTickets.toLocaleString())} to="/tickets/?open=true&mine=true" />
+        <StatCard label="Overdue" value={value((d) => d.overdue.toLocaleString())} to="/tickets/?overdue=true&sort=dueAt" />
+        <StatCard label="Resolved, last 7 days" value={value((d) => d.resolvedLast7Days.toLocaleString())} to={`/reports/ticket-report/?range=${addDays(today(), -6)}..${today()}`} />
+        <StatCard label="Hours this week" value={value((d) => formatMinutes(d.minutesThisWeek))} to="/reports/timesheet/" />
+        <StatCard label="Unbilled" value={value((d) => formatCents(d.unbilledCents))} to="/invoices/gifs/" />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, md: 2 }} aria-busy={loading}>
         <Paper withBorder p="md">

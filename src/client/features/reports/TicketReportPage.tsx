@@ -1,60 +1,65 @@
 import '@mantine/charts/styles.css';
 import { BarChart, LineChart } from '@mantine/charts';
 import { Alert, Button, Group, Paper, Select, SimpleGrid, Skeleton, Table, Text, TextInput, Title } from '@mantine/core';
-import { useReducedMotion } from '@mantine/hooks';
-import { useMemo, useState } from 'react';
+import { useDebouncedValue, useReducedMotion } from '@mantine/hooks';
+import { useEffect, useMemo, useState, type ChangeEvent } from 'react';
 import { toCsv } from '../../../shared/csv';
-import { TICKET_REPORT_GROUPS, ticketReportQuerySchema, type TicketReportGroup } from '../../../shared/schemas/reports';
+import { TICKET_REPORT_GROUPS, type TicketReportGroup } from '../../../shared/schemas/reports';
 import { saveCsv } from '../../lib/download';
+import { today } from '../../lib/today';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { StatCard } from '../../lib/ui/StatCard';
 import { STATUS_LABELS } from '../../lib/ticket-labels';
 import { useTicketReport } from './api';
-import { today } from './ranges';
+import { isValidRange, lastYear, RANGE_PRESETS, rangeErrors, type DayRange } from './report-range';
 import { rangeParts, rangeValue, useTicketReportSearch } from './search';
+
+// How long typing must pause before a date counts: a year typed digit by digit passes through
+// whole but wrong dates (0002, 0020, 0202) that should neither flash an error nor be fetched.
+const SETTLE_MS = 400;
 
 const GROUP_LABELS: Record<TicketReportGroup, string> = { status: 'Status', category: 'Category', company: 'Company', assignee: 'Assignee' };
 /** A group's name as people read it: statuses by their label, the rest as the API names them. */
 const groupName = (groupBy: TicketReportGroup, label: string) =>
   groupBy === 'status' ? (STATUS_LABELS[label as keyof typeof STATUS_LABELS] ?? label) : label;
-/** The shared report schema's first complaint about a range (the 366-day rule included), if any. */
-const rangeProblem = (range: { from: string; to: string }) => {
-  try {
-    ticketReportQuerySchema.validateSync(range);
-    return undefined;
-  } catch (error) {
-    return (error as Error).message;
-  }
-};
-const yearAgo = () => new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
 
 /** Ticket counts by a grouping over a date range, opened against resolved, and time to resolve. */
 export function TicketReportPage() {
   const [search, setSearch] = useTicketReportSearch();
-  const shown = useMemo(() => {
+  const range = useMemo(() => {
     const fromAddress = search.range ? rangeParts(search.range) : null;
-    return fromAddress && !rangeProblem(fromAddress) ? fromAddress : { from: yearAgo(), to: today() };
+    return fromAddress && isValidRange(fromAddress) ? fromAddress : lastYear(today());
   }, [search.range]);
   // What the date fields hold while someone types; the report follows once it is a valid range.
-  const [draft, setDraft] = useState(shown);
-  const [draftOf, setDraftOf] = useState(shown);
-  if (draftOf !== shown) {
-    // The address moved (Back, a link, a valid edit): the fields show what it now says.
-    setDraftOf(shown);
-    setDraft(shown);
+  const [draft, setDraft] = useState<DayRange>(range);
+  const [draftOf, setDraftOf] = useState(range);
+  if (draftOf !== range) {
+    // The address moved (Back, a link, a preset, a valid edit): the fields show what it now says.
+    setDraftOf(range);
+    setDraft(range);
   }
-  const problem = rangeProblem(draft);
+  const [settled] = useDebouncedValue(draft, SETTLE_MS);
+  // Messages wait for the pause too, and go as soon as typing resumes.
+  // A stale settled value (the address just moved on) neither shows messages nor moves the address back.
+  const current = settled === draft;
+  const errors = current ? rangeErrors(settled) : {};
+  const settledValid = current && isValidRange(settled);
+  useEffect(() => {
+    if (settledValid && rangeValue(settled) !== rangeValue(range)) setSearch({ range: rangeValue(settled) }, { replace: true });
+  }, [settled, settledValid, range, setSearch]);
   const [groupBy, setGroupBy] = useState<TicketReportGroup>('status');
-  const range = shown;
   const { data, error, mutate } = useTicketReport({ ...range, groupBy });
   const animate = !useReducedMotion();
   const loading = !data && !error;
+  // A failed request shows its message in the alert above, not a skeleton that never resolves.
+  const placeholder = (height: number) => (error ? <Text c="dimmed">Not loaded.</Text> : <Skeleton height={height} />);
 
-  const edit = (changes: Partial<typeof draft>) => {
-    const next = { ...draft, ...changes };
-    setDraft(next);
-    if (!rangeProblem(next)) setSearch({ range: rangeValue(next) }, { replace: true });
+  // The value is read while the event is current; React may run the state update later.
+  const edit = (field: keyof DayRange) => (event: ChangeEvent<HTMLInputElement>) => {
+    const { value } = event.currentTarget;
+    setDraft((current) => ({ ...current, [field]: value }));
   };
+  const preset = RANGE_PRESETS.find((p) => rangeValue(p.range(today())) === rangeValue(range));
 
   const groups = data?.groups.map((g) => ({ ...g, label: groupName(groupBy, g.label) }));
 
@@ -70,9 +75,22 @@ export function TicketReportPage() {
     <>
       <PageTitle title="Ticket report" description={`${range.from} to ${range.to}`} actions={<Button variant="light" onClick={exportCsv} disabled={!data}>Export CSV</Button>} />
       <Group mb="md" align="flex-end" wrap="wrap">
-        <TextInput type="date" label="From" value={draft.from} max={draft.to} onChange={(e) => edit({ from: e.currentTarget.value })} />
-        <TextInput type="date" label="To" value={draft.to} min={draft.from} onChange={(e) => edit({ to: e.currentTarget.value })} error={problem} />
+        <TextInput type="date" label="From" value={draft.from} max={draft.to} onChange={edit('from')} error={errors.from} />
+        <TextInput type="date" label="To" value={draft.to} min={draft.from} onChange={edit('to')} error={errors.to} />
         <Select label="Group by" data={TICKET_REPORT_GROUPS.map((value) => ({ value, label: GROUP_LABELS[value] }))} value={groupBy} onChange={(value) => value && setGroupBy(value as TicketReportGroup)} allowDeselect={false} />
+      </Group>
+      <Group gap="xs" mb="md" role="group" aria-label="Date range presets">
+        {RANGE_PRESETS.map((p) => (
+          <Button
+            key={p.label}
+            size="xs"
+            variant={preset === p ? 'filled' : 'default'}
+            aria-pressed={preset === p}
+            onClick={() => setSearch({ range: rangeValue(p.range(today())) })}
+          >
+            {p.label}
+          </Button>
+        ))}
       </Group>
       {error ? (
         <Alert color="red" title="Could not load the report" mb="md">
@@ -104,7 +122,7 @@ export function TicketReportPage() {
               data-testid="ticket-report-chart"
             />
           ) : (
-            <Skeleton height={240} />
+            placeholder(240)
           )}
           {data ? (
             // The chart's figures as text, for screen readers and for reading exact values.
@@ -140,7 +158,7 @@ export function TicketReportPage() {
           {groups ? (
             <BarChart h={240} data={groups.slice(0, 12)} dataKey="label" series={[{ name: 'count', label: 'Tickets', color: 'violet.6' }]} orientation="vertical" yAxisProps={{ width: 120 }} barProps={{ isAnimationActive: animate }} />
           ) : (
-            <Skeleton height={240} />
+            placeholder(240)
           )}
         </Paper>
       </SimpleGrid>

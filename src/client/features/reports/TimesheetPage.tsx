@@ -9,12 +9,25 @@ import { formatMinutes } from '../../lib/format';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { StatCard } from '../../lib/ui/StatCard';
 import { useTimesheet } from './api';
-import { daysBetween, rangeAround, shiftRange, today, type RangeMode } from './ranges';
+import { addDays, daysBetween } from '../../../shared/dates';
+import { today } from '../../lib/today';
+import { rangeAround, shiftRange, type RangeMode } from './ranges';
 import { useTimesheetSearch } from './search';
+import classes from './timesheet.module.css';
 
 const hours = (minutes: number) => (minutes / 60).toFixed(2);
 const hoursCell = (minutes: number): CsvDecimal => ({ decimal: hours(minutes) });
 const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
+
+/**
+ * The day to build the other kind of period around, so switching keeps the period on screen: a
+ * week belongs to the month of its Thursday (ISO 8601), so its Thursday picks the month; a month
+ * shows the week holding today when today is in it, else its first week whose Thursday falls in it.
+ */
+const switchAnchor = (mode: RangeMode, range: { from: string; to: string }, now: string) => {
+  if (mode === 'week') return addDays(range.from, 3);
+  return range.from <= now && now <= range.to ? now : addDays(range.from, 3);
+};
 
 /** Hours per person per day for a week or a month, billable split, with totals, a chart and CSV. */
 export function TimesheetPage() {
@@ -49,7 +62,7 @@ export function TimesheetPage() {
           value={mode}
           onChange={(value) => {
             const next = value === 'month' ? 'month' : 'week';
-            show(rangeAround(next, range.from), next);
+            show(rangeAround(next, switchAnchor(mode, range, today())), next);
           }}
           data={[
             { value: 'week', label: 'Week' },
@@ -101,11 +114,11 @@ export function TimesheetPage() {
       {data && data.users.length === 0 ? <Text c="dimmed">No time logged in this {mode}.</Text> : null}
       {data && data.users.length > 0 ? (
         // A phone scrolls the table sideways; the scrolling box takes focus so arrow keys can too.
-        <Table.ScrollContainer minWidth={600} type="native" tabIndex={0} role="region" aria-label="Hours per person per day, scrolls sideways">
-          <Table striped aria-label="Hours per person per day" withColumnBorders>
+        <Table.ScrollContainer minWidth={600} type="native" tabIndex={0} role="region" aria-label="Hours per person per day, scrolls sideways" className={classes.scroller}>
+          <Table striped aria-label="Hours per person per day" withColumnBorders stickyHeader>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Person</Table.Th>
+                <Table.Th className={classes.person}>Person</Table.Th>
                 {days.map((day) => (
                   <Table.Th key={day} ta="right">
                     {dayLabel(day)}
@@ -118,7 +131,9 @@ export function TimesheetPage() {
             <Table.Tbody>
               {data.users.map((user) => (
                 <Table.Tr key={user.userId}>
-                  <Table.Td>{user.userName}</Table.Td>
+                  <Table.Th scope="row" fw={400} className={classes.person}>
+                    {user.userName}
+                  </Table.Th>
                   {days.map((day) => {
                     const entry = cell.get(`${user.userId}:${day}`);
                     return (
@@ -136,7 +151,9 @@ export function TimesheetPage() {
             </Table.Tbody>
             <Table.Tfoot>
               <Table.Tr>
-                <Table.Th>Total</Table.Th>
+                <Table.Th scope="row" className={classes.person}>
+                  Total
+                </Table.Th>
                 {days.map((day) => {
                   const total = data.days.find((d) => d.workDate === day);
                   return (

@@ -1,24 +1,21 @@
-import { isRealDate } from '../../../shared/schemas/tickets';
+import { parseDay } from '../../../shared/dates';
 import { optionalOneOf, useTypedSearch } from '../../lib/search';
 import type { RangeMode } from './ranges';
 
 const MODES: readonly RangeMode[] = ['week', 'month'];
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const RANGE = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/;
-
-const optionalDate = (value: string | null) => (value && DATE.test(value) && isRealDate(value) ? value : undefined);
 
 /** `/reports/timesheet/`: `view` (week or month) and `from`, a day inside the period shown. */
 export const parseTimesheetSearch = (params: URLSearchParams) => ({
   view: optionalOneOf(MODES, params.get('view')),
-  from: optionalDate(params.get('from')),
+  from: parseDay(params.get('from')),
 });
 export const useTimesheetSearch = () => useTypedSearch(parseTimesheetSearch);
 
 /** `/reports/ticket-report/`: `range` as `YYYY-MM-DD..YYYY-MM-DD`; the page checks it against the report's rules. */
 export const parseTicketReportSearch = (params: URLSearchParams) => {
   const [, from, to] = RANGE.exec(params.get('range') ?? '') ?? [];
-  return { range: optionalDate(from ?? null) && optionalDate(to ?? null) ? `${from}..${to}` : undefined };
+  return { range: parseDay(from) && parseDay(to) ? `${from}..${to}` : undefined };
 };
 export const useTicketReportSearch = () => useTypedSearch(parseTicketReportSearch);
 

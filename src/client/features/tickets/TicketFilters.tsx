@@ -1,4 +1,4 @@
-import { Badge, Button, Collapse, SimpleGrid, Select, Stack } from '@mantine/core';
+import { Badge, Button, Checkbox, Collapse, Group, SimpleGrid, Select, Stack } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { TICKET_PRIORITIES, TICKET_STATUSES } from '../../../shared/schemas/tickets';
 import type { Option } from '../../lib/form/fields';
@@ -14,6 +14,12 @@ interface Props {
   onSearch: (q: string) => void;
 }
 
+// The dashboard's cards open the list with these set, so they show as plain, labelled checkboxes.
+const FLAGS = [
+  { key: 'open', label: 'Open only' },
+  { key: 'overdue', label: 'Overdue' },
+  { key: 'mine', label: 'Assigned to me' },
+] as const;
 
 export function TicketFilters({ filters, options, onChange, onSearch }: Props) {
   // Six stacked fields would fill a phone's first screen, so there the selects fold behind a button.
@@ -22,6 +28,18 @@ export function TicketFilters({ filters, options, onChange, onSearch }: Props) {
   const active = [filters.status, filters.priority, filters.companyId, filters.categoryId, filters.assigneeId].filter(
     (value) => value !== undefined,
   ).length;
+  const flags = (
+    <Group gap="md" role="group" aria-label="Show only">
+      {FLAGS.map(({ key, label }) => (
+        <Checkbox
+          key={key}
+          label={label}
+          checked={filters[key] === true}
+          onChange={(event) => onChange({ [key]: event.currentTarget.checked ? true : undefined })}
+        />
+      ))}
+    </Group>
+  );
 
   const select = (label: string, data: Option[], value: string | undefined, change: (value: string | null) => void) => (
     <Select label={label} data={data} value={value ?? null} onChange={change} placeholder="Any" clearable searchable />
@@ -39,15 +57,19 @@ export function TicketFilters({ filters, options, onChange, onSearch }: Props) {
 
   if (!phone) {
     return (
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 6 }} mb="md">
-        {search}
-        {selects}
-      </SimpleGrid>
+      <Stack gap="sm" mb="md">
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 6 }}>
+          {search}
+          {selects}
+        </SimpleGrid>
+        {flags}
+      </Stack>
     );
   }
   return (
     <Stack gap="xs" mb="md">
       {search}
+      {flags}
       <Button
         variant="default"
         onClick={toggle}

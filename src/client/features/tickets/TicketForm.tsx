@@ -6,6 +6,7 @@ import { ChoiceField, DateField, IdSelectField, TextField, TextareaField, type O
 import { SubmitButton } from '../../lib/form/SubmitButton';
 import { validateWith } from '../../lib/form/validate';
 import { PRIORITY_OPTIONS, STATUS_OPTIONS } from '../../lib/ticket-labels';
+import { assigneeOptions } from './api';
 
 const validate = validateWith(createTicketSchema);
 
@@ -34,7 +35,7 @@ export const editableFields = (ticket: Ticket): TicketPayload => ({
 
 interface TicketFormProps {
   initialValues: TicketPayload;
-  options: { companies: Option[]; categories: Option[]; users: Option[] };
+  options: { companies: Option[]; categories: Option[]; users: Option[]; inactiveUserIds: Set<string> };
   submitLabel: string;
   onSubmit: (values: TicketPayload) => Promise<void>;
 }
@@ -55,7 +56,7 @@ export function TicketForm({ initialValues, options, submitLabel, onSubmit }: Ti
               <ChoiceField name="priority" label="Priority" data={PRIORITY_OPTIONS} />
               <IdSelectField name="companyId" label="Company" data={options.companies} placeholder="None" />
               <IdSelectField name="categoryId" label="Category" data={options.categories} placeholder="None" />
-              <IdSelectField name="assigneeId" label="Assignee" data={options.users} placeholder="Unassigned" />
+              <IdSelectField name="assigneeId" label="Assignee" data={assigneeOptions(options, initialValues.assigneeId)} placeholder="Unassigned" />
               <DateField name="dueAt" label="Due date" />
             </SimpleGrid>
             <SubmitButton label={submitLabel} submitting={submitting} />

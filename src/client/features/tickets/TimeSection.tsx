@@ -6,10 +6,10 @@ import { DateField, NumberField, SwitchField, TextField } from '../../lib/form/f
 import { SubmitButton } from '../../lib/form/SubmitButton';
 import { validateWith } from '../../lib/form/validate';
 import { notify } from '../../lib/toast/notify';
+import { today } from '../../lib/today';
 import { addTimeEntry, useTimeEntries } from './api';
 
 const validate = validateWith(timeEntrySchema);
-const today = () => new Date().toISOString().slice(0, 10);
 
 export function TimeSection({ ticketId }: { ticketId: number }) {
   const entries = useTimeEntries(ticketId);

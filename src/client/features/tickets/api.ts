@@ -24,10 +24,21 @@ export const useTicketOptions = () => {
       companies: (companies.data?.items ?? []).map((c): Option => ({ value: String(c.id), label: c.name })),
       categories: (categories.data?.items ?? []).map((c): Option => ({ value: String(c.id), label: c.name })),
       users: (users.data?.items ?? []).map((u): Option => ({ value: String(u.id), label: fullName(u) })),
+      inactiveUserIds: new Set((users.data?.items ?? []).filter((u) => !u.isActive).map((u) => String(u.id))),
     }),
     [companies.data, categories.data, users.data],
   );
 };
+
+/**
+ * Whom a ticket may be assigned to: active people only. A ticket already assigned to someone since
+ * deactivated keeps them, marked, so the form shows the truth and saving leaves them in place.
+ */
+export const assigneeOptions = (options: { users: Option[]; inactiveUserIds: Set<string> }, currentId: number | null | undefined) =>
+  options.users.flatMap((option) => {
+    if (!options.inactiveUserIds.has(option.value)) return [option];
+    return option.value === String(currentId) ? [{ ...option, label: `${option.label} (inactive)` }] : [];
+  });
 
 export const createTicket = (payload: TicketPayload) => callApi('POST /tickets', { body: payload });
 export const updateTicket = (id: number, changes: TicketChanges) => callApi('PATCH /tickets/:id', { params: { id }, body: changes });

@@ -1,5 +1,8 @@
 import { TICKET_PRIORITIES, TICKET_SORTS, TICKET_STATUSES } from '../../../shared/schemas/tickets';
-import { optionalId, optionalOneOf, optionalPage, optionalText, useListSearch } from '../../lib/search';
+import { optionalBoolean, optionalId, optionalOneOf, optionalPage, optionalText, useListSearch } from '../../lib/search';
+
+/** A yes-only filter: `?overdue=true` narrows the list; false or anything else is no filter. */
+const onlyWhenTrue = (value: string | null) => (optionalBoolean(value) ? true : undefined);
 
 const SORTS = TICKET_SORTS.flatMap((key) => [key, `-${key}`] as const);
 export const ticketSort = (value: string | null) => optionalOneOf(SORTS, value);
@@ -14,6 +17,9 @@ export const parseTicketsSearch = (params: URLSearchParams) => ({
   companyId: optionalId(params.get('companyId')),
   categoryId: optionalId(params.get('categoryId')),
   assigneeId: optionalId(params.get('assigneeId')),
+  open: onlyWhenTrue(params.get('open')),
+  overdue: onlyWhenTrue(params.get('overdue')),
+  mine: onlyWhenTrue(params.get('mine')),
   sort: ticketSort(params.get('sort')),
   page: optionalPage(params.get('page')),
 });

@@ -1,7 +1,6 @@
+import { addDays, monthBounds } from '../../../shared/dates';
 import type { ReportBucket } from '../../../shared/schemas/reports';
 import { rowsOf } from './rows';
-
-const DAY_MS = 86_400_000;
 
 export type BucketSize = ReportBucket;
 
@@ -12,7 +11,6 @@ export interface Bucket {
   end: string;
 }
 
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const startOf = (day: string) => `${day}T00:00:00.000Z`;
 
 /**
@@ -21,12 +19,11 @@ const startOf = (day: string) => `${day}T00:00:00.000Z`;
  */
 export const bucketsOf = (from: string, to: string, size: BucketSize): Bucket[] => {
   const buckets: Bucket[] = [];
-  const last = Date.parse(to);
-  for (let day = Date.parse(from); day <= last; ) {
-    const date = new Date(day);
-    const next =
-      size === 'day' ? day + DAY_MS : Math.min(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1), last + DAY_MS);
-    buckets.push({ label: isoDay(day).slice(0, size === 'day' ? 10 : 7), start: startOf(isoDay(day)), end: startOf(isoDay(next)) });
+  const end = addDays(to, 1);
+  for (let day = from; day < end; ) {
+    const monthEnd = addDays(monthBounds(day).to, 1);
+    const next = size === 'day' ? addDays(day, 1) : monthEnd < end ? monthEnd : end;
+    buckets.push({ label: day.slice(0, size === 'day' ? 10 : 7), start: startOf(day), end: startOf(next) });
     day = next;
   }
   return buckets;

@@ -1,6 +1,8 @@
+import { addDays, DAY_MS, utcDay, weekStart } from '../../../shared/dates';
 import type { DashboardSummary } from '../../../shared/types';
 import { bucketsOf, countsOf, openedAndResolved } from './buckets';
 import { TICKET_SELECT, rowsOf, toTicket, type TicketRow } from './rows';
+import { OPEN_SQL, OVERDUE_SQL } from './tickets';
 
 interface Figures {
   open_tickets: number;
@@ -11,33 +13,25 @@ interface Figures {
   unbilled: number;
 }
 
-const OPEN = "('open', 'in_progress', 'on_hold')";
 const DAYS_CHARTED = 30;
-
-/** Monday of the current UTC week, as YYYY-MM-DD. */
-const weekStart = (now: Date) => {
-  const monday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  monday.setUTCDate(monday.getUTCDate() - ((monday.getUTCDay() + 6) % 7));
-  return monday.toISOString().slice(0, 10);
-};
 
 /** The dashboard's figures in one batch: one round trip, one consistent read. */
 export const dashboardSummary = async (db: D1Database, userId: number, now = new Date()): Promise<DashboardSummary> => {
-  const today = now.toISOString().slice(0, 10);
-  const since = new Date(now.getTime() - (DAYS_CHARTED - 1) * 86_400_000).toISOString().slice(0, 10);
-  const weekAgo = new Date(now.getTime() - 7 * 86_400_000).toISOString();
+  const today = utcDay(now);
+  const since = addDays(today, -(DAYS_CHARTED - 1));
+  const weekAgo = new Date(now.getTime() - 7 * DAY_MS).toISOString();
   const [figures, recent, series] = await db.batch([
     db
       .prepare(
         `SELECT
-           (SELECT count(*) FROM tickets WHERE status IN ${OPEN}) AS open_tickets,
-           (SELECT count(*) FROM tickets WHERE status IN ${OPEN} AND assignee_id = ?1) AS my_open,
-           (SELECT count(*) FROM tickets WHERE status IN ${OPEN} AND due_at < ?2) AS overdue,
+           (SELECT count(*) FROM tickets t WHERE ${OPEN_SQL}) AS open_tickets,
+           (SELECT count(*) FROM tickets t WHERE ${OPEN_SQL} AND t.assignee_id = ?1) AS my_open,
+           (SELECT count(*) FROM tickets t WHERE ${OVERDUE_SQL.replace('?', '?2')}) AS overdue,
            (SELECT count(*) FROM tickets WHERE resolved_at >= ?3) AS resolved_7,
            (SELECT coalesce(sum(minutes), 0) FROM time_entries WHERE work_date >= ?4) AS minutes_week,
            (SELECT coalesce(sum(amount_cents), 0) FROM invoice_lines WHERE status != 'invoiced') AS unbilled`,
       )
-      .bind(userId, today, weekAgo, weekStart(now)),
+      .bind(userId, today, weekAgo, weekStart(today)),
     db.prepare(`${TICKET_SELECT} ORDER BY t.created_at DESC, t.id DESC LIMIT 8`),
     openedAndResolved(db, bucketsOf(since, today, 'day')),
   ]);

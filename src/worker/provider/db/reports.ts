@@ -1,3 +1,4 @@
+import { daysFrom } from '../../../shared/dates';
 import type { TicketReportQuery, TimesheetQuery } from '../../../shared/schemas/reports';
 import type { TicketReport, TimesheetReport } from '../../../shared/types';
 import { bucketsOf, countsOf, openedAndResolved } from './buckets';
@@ -87,7 +88,7 @@ export const ticketReport = async (db: D1Database, query: TicketReportQuery): Pr
   // Stored times are ISO text, so a range of days is a text range on them.
   const from = `${query.from}T00:00:00.000Z`;
   const to = `${query.to}T23:59:59.999Z`;
-  const long = (Date.parse(query.to) - Date.parse(query.from)) / 86_400_000 > LONG_RANGE_DAYS;
+  const long = daysFrom(query.from, query.to) > LONG_RANGE_DAYS;
   const buckets = bucketsOf(query.from, query.to, long ? 'month' : 'day');
 
   // The unary + keeps SQLite off the created_at index here: counting through the grouped

@@ -1,3 +1,4 @@
+import { addDays, utcDay } from '../../../shared/dates';
 import {
   STATEMENT_TRANSITIONS,
   type StatementChanges,
@@ -34,8 +35,7 @@ const CREATED_FIELDS = { period: jsonColumn('period'), sequence: jsonColumn('seq
 /** The issue date plus the payment terms, as a calendar date in UTC. */
 const dueOn = (issuedAt: string | null, termsDays: number) => {
   if (!issuedAt) return null;
-  const issued = new Date(issuedAt);
-  return new Date(Date.UTC(issued.getUTCFullYear(), issued.getUTCMonth(), issued.getUTCDate() + termsDays)).toISOString().slice(0, 10);
+  return addDays(utcDay(new Date(issuedAt)), termsDays);
 };
 
 export const listStatements = async (db: D1Database, query: ListQuery) => {

@@ -1,3 +1,4 @@
+import { utcDay } from '../../../shared/dates';
 import type { TicketChanges, TicketListQuery, TicketPayload, TicketSort } from '../../../shared/schemas/tickets';
 import { pageOf, pageWindow, totalOf } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, type AuditContext, type AuditFields } from './audit';
@@ -39,7 +40,12 @@ const SORT_SQL: Record<TicketSort, string> = {
 
 const CLOSED = ['resolved', 'closed'];
 
-const filters = (query: TicketListQuery) => {
+/** Still being worked on; the dashboard's counts and the list's filters share these conditions. */
+export const OPEN_SQL = "t.status IN ('open', 'in_progress', 'on_hold')";
+/** Open and due before `?` (today, UTC): a due time today is not late yet by this measure. */
+export const OVERDUE_SQL = `${OPEN_SQL} AND t.due_at < ?`;
+
+const filters = (query: TicketListQuery, userId: number) => {
   const clauses: string[] = [];
   const params: unknown[] = [];
   const add = (sql: string, value: unknown) => {
@@ -51,6 +57,9 @@ const filters = (query: TicketListQuery) => {
   if (query.companyId) add('t.company_id = ?', query.companyId);
   if (query.categoryId) add('t.category_id = ?', query.categoryId);
   if (query.assigneeId) add('t.assignee_id = ?', query.assigneeId);
+  if (query.mine) add('t.assignee_id = ?', userId);
+  if (query.open) clauses.push(OPEN_SQL);
+  if (query.overdue) add(OVERDUE_SQL, utcDay());
   if (query.q) {
     const terms = searchTerms(query.q);
     if (terms.id !== null) add('t.id = ?', terms.id);
@@ -60,9 +69,9 @@ const filters = (query: TicketListQuery) => {
 };
 
 /** The SQL of one page of the ticket list and of its total, with their parameters. */
-export const ticketListSql = (query: TicketListQuery) => {
+export const ticketListSql = (query: TicketListQuery, userId: number) => {
   const { limit, offset } = pageWindow(query);
-  const { where, params } = filters(query);
+  const { where, params } = filters(query, userId);
   const sort = (query.sort ?? '-createdAt') as string;
   const direction = sort.startsWith('-') ? 'DESC' : 'ASC';
   const orderBy = `${SORT_SQL[sort.replace(/^-/, '') as TicketSort]} ${direction}, t.id ${direction}`;
@@ -73,8 +82,9 @@ export const ticketListSql = (query: TicketListQuery) => {
   };
 };
 
-export const listTickets = async (db: D1Database, query: TicketListQuery) => {
-  const sql = ticketListSql(query);
+/** One page of tickets; `userId`, the person asking, is whom `mine` means. */
+export const listTickets = async (db: D1Database, query: TicketListQuery, userId: number) => {
+  const sql = ticketListSql(query, userId);
   const [rows, count] = await db.batch([db.prepare(sql.page).bind(...sql.params), db.prepare(sql.total).bind(...sql.params)]);
   return pageOf(rowsOf<TicketRow>(rows).map(toTicket), totalOf(count), query);
 };

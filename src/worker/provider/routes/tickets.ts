@@ -19,7 +19,7 @@ const existingTicketId = async (c: Context<ProviderEnv>) => {
 
 export const ticketRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
-  .get('/', queryOf(ticketListQuerySchema), async (c) => c.json(await listTickets(c.env.DB, c.req.valid('query'))))
+  .get('/', queryOf(ticketListQuerySchema), async (c) => c.json(await listTickets(c.env.DB, c.req.valid('query'), c.get('userId'))))
   .post('/', jsonBody(createTicketSchema), async (c) => c.json(await insertTicket(c.env.DB, c.req.valid('json'), c.get('userId'), auditContext(c)), 201))
   .get('/:id', async (c) => versioned(c, foundOr404(await findTicket(c.env.DB, readId(c)), NOUN)))
   .patch('/:id', jsonBody(updateTicketSchema), async (c) => {
