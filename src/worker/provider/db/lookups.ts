@@ -4,7 +4,7 @@ import { nameKey } from '../../../shared/schemas/text';
 import { conflict } from '../http/errors';
 import { containsPattern, pageOf, pageWindow } from '../http/pagination';
 import { auditCreated, auditDeleted, auditUpdated, jsonColumn, jsonFlag, type AuditContext, type AuditFields } from './audit';
-import { NOW_SQL, assignments, insertSql, setSql, uniqueOr409, valuesOf } from './sql';
+import { NOW_SQL, assignments, insertSql, setSql, uniqueOr409, valuesOf, type UniqueField } from './sql';
 
 /** What differs between the lookup tables; the list, read, write and delete logic is shared. */
 interface LookupSpec<T> {
@@ -31,7 +31,7 @@ const withNameKey = (fields: Record<string, unknown>) =>
   typeof fields.name === 'string' ? { ...fields, nameKey: nameKey(fields.name) } : fields;
 
 const lookupStore = <T>(spec: LookupSpec<T>) => {
-  const taken = `A ${spec.noun} with this name already exists`;
+  const taken: UniqueField = { field: 'name', detail: `A ${spec.noun} with this name already exists` };
   const columns = { ...spec.columns, nameKey: 'name_key' };
   const fields: AuditFields = Object.fromEntries(
     Object.entries(spec.columns).map(([field, column]) => [field, field === 'isActive' ? jsonFlag(column) : jsonColumn(column)]),

@@ -3,7 +3,7 @@ import type { UserListQuery } from '../../../shared/schemas/users';
 import { conflict } from '../http/errors';
 import { containsPattern, pageOf, pageWindow } from '../http/pagination';
 import { auditCreated, auditUpdated, jsonColumn, jsonFlag, type AuditContext, type AuditFields } from './audit';
-import { NOW_SQL, uniqueOr409 } from './sql';
+import { NOW_SQL, uniqueOr409, type UniqueField } from './sql';
 
 interface UserRow {
   id: number;
@@ -30,7 +30,7 @@ const toUser = (row: UserRow): User => ({
   updatedAt: row.updated_at,
 });
 
-const EMAIL_TAKEN = 'Email address is already in use';
+const EMAIL_TAKEN: UniqueField = { field: 'email', detail: 'Email address is already in use' };
 
 export const findUser = async (db: D1Database, id: number) => {
   const row = await db.prepare(`SELECT ${COLUMNS} FROM users WHERE id = ?1`).bind(id).first<UserRow>();

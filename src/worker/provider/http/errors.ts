@@ -19,7 +19,9 @@ export const badRequest = (message: string, errors?: Record<string, string[]>) =
 export const unauthorized = (message = 'Authentication required') => new HttpError(401, { message });
 export const forbidden = (message: string) => new HttpError(403, { message });
 export const notFound = (message = 'Not Found') => new HttpError(404, { message });
-export const conflict = (detail: string) => new HttpError(409, { title: 'Conflict', status: 409, detail });
+/** A 409 problem body; `errors` names the fields at fault, so a form can show it under them. */
+export const conflict = (detail: string, errors?: Record<string, string[]>) =>
+  new HttpError(409, errors ? { title: 'Conflict', status: 409, detail, errors } : { title: 'Conflict', status: 409, detail });
 export const tooManyRequests = (retryAfterSeconds: number) =>
   new HttpError(429, { message: 'Too many failed sign-in attempts. Try again later.' }, {
     'Retry-After': String(retryAfterSeconds),
