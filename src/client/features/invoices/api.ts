@@ -12,7 +12,9 @@ export interface LineFilters {
 
 export const useLines = (source: InvoiceSource, filters: LineFilters) => useApi<LinePage>(withQuery(`invoices/${source}/lines`, { ...filters }));
 export const useLine = (id: number | undefined) => useApi<InvoiceLine>(id ? `invoices/lines/${id}` : null);
-export const updateLine = (id: number, changes: LineChanges) => apiRequest<InvoiceLine>(`invoices/lines/${id}`, { method: 'PATCH', body: changes });
+/** `ifMatch`: the version the form was loaded with; a newer one on the server answers 412. */
+export const updateLine = (id: number, changes: LineChanges, ifMatch?: number) =>
+  apiRequest<InvoiceLine>(`invoices/lines/${id}`, { method: 'PATCH', body: changes, ifMatch });
 
 export const exportLines = (source: InvoiceSource, { period, status }: Omit<LineFilters, 'page'>) =>
   downloadFromApi(withQuery(`invoices/${source}/lines.csv`, { period, status }), `${[source, period, status].filter(Boolean).join('-')}-lines.csv`);

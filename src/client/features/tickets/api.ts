@@ -31,7 +31,9 @@ export const useTicketOptions = () => {
 };
 
 export const createTicket = (payload: TicketPayload) => apiRequest<Ticket>('tickets', { method: 'POST', body: payload });
-export const updateTicket = (id: number, changes: TicketChanges) => apiRequest<Ticket>(`tickets/${id}`, { method: 'PATCH', body: changes });
+/** `ifMatch`: the version the form was loaded with; a newer one on the server answers 412. */
+export const updateTicket = (id: number, changes: TicketChanges, ifMatch?: number) =>
+  apiRequest<Ticket>(`tickets/${id}`, { method: 'PATCH', body: changes, ifMatch });
 export const addComment = (id: number, payload: CommentPayload) =>
   apiRequest<TicketComment>(`tickets/${id}/comments`, { method: 'POST', body: payload });
 export const addTimeEntry = (id: number, payload: TimeEntryPayload) =>

@@ -7,4 +7,5 @@ export const useUsers = (query: Partial<UserListQuery>) => useApi<Page<User>>(wi
 export const useUser = (id: number | undefined) => useApi<User>(id ? `users/${id}` : null);
 
 export const createUser = (payload: CreateUserPayload) => apiRequest<User>('users', { method: 'POST', body: payload });
-export const updateUser = (payload: UpdateUserPayload) => apiRequest<User>('users', { method: 'PATCH', body: payload });
+/** `ifMatch`: the version the form was loaded with; a newer one on the server answers 412. */
+export const updateUser = (payload: UpdateUserPayload, ifMatch?: number) => apiRequest<User>('users', { method: 'PATCH', body: payload, ifMatch });

@@ -5,7 +5,7 @@ import type { AuditEntity } from '../../../shared/types';
 import type { ValueFormats } from '../audit/describe';
 import { ConflictNotice } from './ConflictNotice';
 import { clearDraft, readDraft, writeDraft, type Draft } from './drafts';
-import { guardForm, useGuardScope } from './unsaved';
+import { guardForm, useGuardScope, type GuardedForm } from './unsaved';
 import { useMutation, type Mutation } from './use-mutation';
 
 /** The record a form edits: its version goes out as If-Match, and a 412 says who changed it. */
@@ -14,7 +14,7 @@ export interface EditedRecord<V, R> {
   id: number;
   version: number | undefined;
   /** The form's values for the record as it now is, for "Reload their version". */
-  valuesOf: (current: R) => V;
+  valuesOf: (current: R) => Partial<V>;
   /** Lets the page show the reloaded record everywhere else too. */
   onReload?: (current: R) => void;
   /** Readable values in the notice's list of their changes. */
@@ -23,13 +23,13 @@ export interface EditedRecord<V, R> {
 
 interface MutationFormProps<V extends object, R> {
   mutation: Mutation<V, R>;
-  initialValues: V;
+  initialValues: Partial<V>;
   validate?: (values: V) => ValidationErrors | Promise<ValidationErrors>;
   record?: EditedRecord<V, R>;
   /** Long text fields kept as a draft under `key` (one per record) until saved. */
   draft?: { key: string; fields: readonly (keyof V & string)[] };
   /** After a save, the values the form starts again from (an empty comment box); by default the saved ones. */
-  next?: (saved: V) => V;
+  next?: (saved: V) => Partial<V>;
   children: (props: FormRenderProps<V>) => ReactNode;
 }
 
@@ -46,22 +46,32 @@ function FormWatch<V extends object>({ form, draft }: { form: FormApi<V>; draft:
   const scope = useGuardScope();
   const key = draft?.key;
   const fields = useRef(draft?.fields ?? []);
+  // Per mount, not per effect run: a layer opened on top may hide this one and run its effects
+  // again, and the entry the guard asked about must be the one that learns it was discarded.
+  const mount = useRef({ restored: false, discarded: false });
+  const entry = useRef<GuardedForm | null>(null);
   useEffect(() => {
-    if (key) {
+    const state = mount.current;
+    if (key && !state.restored) {
+      state.restored = true;
       const stored = readDraft(key);
       if (stored) form.batch(() => fields.current.filter((field) => field in stored).forEach((field) => form.change(field, stored[field] as V[typeof field])));
     }
-    const stopWatching = key ? form.subscribe(() => writeDraft(key, draftOf(form, fields.current)), { values: true }) : () => undefined;
-    const unguard = guardForm(
-      {
-        isDirty: () => form.getState().dirty === true,
-        keys: scope.keys,
-        discard: () => {
-          if (key) clearDraft(key);
-        },
+    // Once discarded, the form only waits to unmount; its fields unregistering must not write the draft back.
+    const stopWatching = key
+      ? form.subscribe(() => {
+          if (!state.discarded) writeDraft(key, draftOf(form, fields.current));
+        }, { values: true })
+      : () => undefined;
+    entry.current ??= {
+      isDirty: () => !state.discarded && form.getState().dirty === true,
+      keys: scope.keys,
+      discard: () => {
+        state.discarded = true;
+        if (key) clearDraft(key);
       },
-      scope,
-    );
+    };
+    const unguard = guardForm(entry.current, scope);
     return () => {
       stopWatching();
       unguard();
@@ -99,7 +109,6 @@ export function MutationForm<V extends object, R>({ mutation, initialValues, val
       initialValues={initialValues}
       render={(props) => (
         <form onSubmit={props.handleSubmit} noValidate>
-          <FormWatch form={props.form} draft={draft} />
           {record && save.conflict !== null ? (
             <ConflictNotice
               entity={record.entity}
@@ -120,6 +129,8 @@ export function MutationForm<V extends object, R>({ mutation, initialValues, val
             />
           ) : null}
           {children(props)}
+          {/* Last, so its effect runs once every field has registered (a field registering later would reset a restored draft). */}
+          <FormWatch form={props.form} draft={draft} />
         </form>
       )}
     />

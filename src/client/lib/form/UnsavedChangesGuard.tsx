@@ -8,7 +8,7 @@ import { answerDiscard, askToDiscard, formsLostBy, hasUnsavedWork, useDiscardQue
 function DiscardPrompt() {
   const asking = useDiscardQuestion();
   return (
-    <Modal opened={asking} onClose={() => answerDiscard(false)} title="Discard unsaved changes?" centered zIndex={400} closeButtonProps={{ 'aria-label': 'Keep editing' }}>
+    <Modal opened={asking} onClose={() => answerDiscard(false)} title="Discard unsaved changes?" centered zIndex={400} withCloseButton={false}>
       <Stack data-testid="discard-prompt">
         <Text size="sm">You have changes that are not saved yet. If you leave now, they are lost.</Text>
         <Group justify="flex-end">

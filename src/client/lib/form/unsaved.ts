@@ -66,7 +66,9 @@ export const askToDiscard = () =>
       earlier?.(discard);
       resolve(discard);
     };
-    changed();
+    // Shown after the event that asked (an Escape keydown) is done: opened within it, the dialog's
+    // own Escape listener would catch the same key press and answer "keep editing" at once.
+    setTimeout(changed);
   });
 
 export const answerDiscard = (discard: boolean) => {

@@ -118,8 +118,21 @@ export function useMutation<V, R>(mutation: Mutation<V, R>, version?: number) {
   };
 }
 
-/** An action that is not a form (deactivate, delete, issue): the same toasts, one run at a time. */
-export const useAction = <V, R>(mutation: Mutation<V, R>) => {
+/**
+ * An action that is not a form (deactivate, delete, issue): the same toasts, one run at a time. A
+ * 412 has no form to show it in, so it is an error toast, and `onConflict` shows the record as it now is.
+ */
+export const useAction = <V, R>(mutation: Mutation<V, R> & { onConflict?: (current: R) => unknown }) => {
   const { busy, run } = useMutation(mutation);
-  return { busy, run: async (values: V) => (await run(values)).kind === 'saved' };
+  return {
+    busy,
+    run: async (values: V) => {
+      const outcome = await run(values);
+      if (outcome.kind === 'conflict') {
+        notify.error(...failureToast(mutation.failure as Mutation<unknown, unknown>['failure'], new Error(CONFLICT_MESSAGE)));
+        await mutation.onConflict?.(outcome.current);
+      }
+      return outcome.kind === 'saved';
+    },
+  };
 };
