@@ -12,7 +12,16 @@ export interface LoginResponse {
   role: Role;
 }
 
-export interface User {
+/** An editable record (DESIGN.md §10). */
+export interface Versioned {
+  /**
+   * +1 per change. GET answers it as the ETag `"<version>"`; a PATCH may send it as If-Match and
+   * gets 412 with the current record once it no longer matches.
+   */
+  version: number;
+}
+
+export interface User extends Versioned {
   id: number;
   firstName: string;
   surname: string;
@@ -68,7 +77,7 @@ export interface ProblemBody {
   errors?: Record<string, string[]>;
 }
 
-export interface Company {
+export interface Company extends Versioned {
   id: number;
   name: string;
   code: string;
@@ -80,7 +89,7 @@ export interface Company {
   updatedAt: string;
 }
 
-export interface TicketCategory {
+export interface TicketCategory extends Versioned {
   id: number;
   name: string;
   description: string;
@@ -89,7 +98,7 @@ export interface TicketCategory {
   updatedAt: string;
 }
 
-export interface Ticket {
+export interface Ticket extends Versioned {
   id: number;
   title: string;
   description: string;
@@ -130,7 +139,7 @@ export interface TimeEntry {
   createdAt: string;
 }
 
-export interface InvoiceLine {
+export interface InvoiceLine extends Versioned {
   id: number;
   source: 'autofi' | '3dtracking' | 'gifs-sla' | 'gifs-azure';
   companyId: number | null;
@@ -153,7 +162,7 @@ export interface LinePage extends Page<InvoiceLine> {
   totals: { lines: number; quantity: number; amountCents: number };
 }
 
-export interface Statement {
+export interface Statement extends Versioned {
   id: number;
   /** `GIFS-<period>-<sequence>`: the first statement of a month is 1, supplementary ones follow. */
   number: string;

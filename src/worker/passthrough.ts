@@ -20,7 +20,8 @@ type PassthroughEnv = { Bindings: Env; Variables: RequestIdVariables & Partial<R
 
 // The embedded provider is addressed like an upstream so both targets take one code path.
 const EMBEDDED_ORIGIN = 'https://provider.internal';
-const FORWARDED_REQUEST_HEADERS = ['authorization', 'content-type', 'accept'];
+// If-Match carries the record version a save was edited from (DESIGN.md §10).
+const FORWARDED_REQUEST_HEADERS = ['authorization', 'content-type', 'accept', 'if-match'];
 const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',

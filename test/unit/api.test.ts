@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUTH_STORAGE_KEY, REQUEST_TIMEOUT_MS } from '../../src/shared/constants';
-import { ApiError, apiRequest, badRequestMessage } from '../../src/client/lib/api';
+import { ApiError, CONFLICT_MESSAGE, apiRequest, badRequestMessage, conflictRecord, isConflict } from '../../src/client/lib/api';
 import { authState, replaceToken, signIn } from '../../src/client/lib/auth-store';
 
 const reply = (status: number, body: unknown) =>
@@ -108,6 +108,34 @@ describe('apiRequest', () => {
     await expect(inFlight).rejects.toMatchObject({ status: 401 });
     expect(authState.token).toBe('tok-after-password-change');
     expect(authState.user?.id).toBe(7);
+  });
+
+  it('sends ifMatch as a quoted If-Match version, and no If-Match without it', async () => {
+    fetchMock.mockImplementation(async () => reply(200, { id: 3, version: 5 }));
+    await apiRequest('tickets/3', { method: 'PATCH', body: { title: 'x' }, ifMatch: 4 });
+    await apiRequest('tickets/3', { method: 'PATCH', body: { title: 'x' } });
+    const headersOf = (call: number) => fetchMock.mock.calls[call]?.[1]?.headers as Record<string, string>;
+    expect(headersOf(0)['if-match']).toBe('"4"');
+    expect(headersOf(1)['if-match']).toBeUndefined();
+  });
+
+  it('makes a 412 recognisable, carrying the current record', async () => {
+    const current = { id: 3, title: 'Theirs', version: 5 };
+    fetchMock.mockResolvedValue(reply(412, current));
+    const error = await apiRequest('tickets/3', { method: 'PATCH', body: { title: 'Mine' }, ifMatch: 4 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 412, message: CONFLICT_MESSAGE, body: current });
+    expect(isConflict(error)).toBe(true);
+    expect(conflictRecord<typeof current>(error)).toEqual(current);
+  });
+
+  it('reads no conflict into other errors', async () => {
+    fetchMock.mockResolvedValue(reply(409, { title: 'Conflict', status: 409, detail: 'Already issued' }));
+    const error = await apiRequest('invoices/gifs/statements/1', { method: 'PATCH', body: {} }).catch((e: unknown) => e);
+    expect(isConflict(error)).toBe(false);
+    expect(conflictRecord(error)).toBeNull();
+    expect(conflictRecord(new ApiError(412, 'no body'))).toBeNull();
+    expect(isConflict(new Error('412'))).toBe(false);
   });
 
   it('makes exactly one attempt when the network fails', async () => {

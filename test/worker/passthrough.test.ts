@@ -55,16 +55,17 @@ describe('request forwarding', () => {
     expect(seen.body).toBe(body ?? '');
   });
 
-  it('forwards Authorization, Content-Type and Accept', async () => {
+  it('forwards Authorization, Content-Type, Accept and If-Match', async () => {
     const { seen } = await echo('echo', {
       method: 'POST',
-      headers: { authorization: 'Bearer abc.def.ghi', 'content-type': 'application/json', accept: 'application/json' },
+      headers: { authorization: 'Bearer abc.def.ghi', 'content-type': 'application/json', accept: 'application/json', 'if-match': '"7"' },
       body: '{}',
     });
     expect(seen.headers).toMatchObject({
       authorization: 'Bearer abc.def.ghi',
       'content-type': 'application/json',
       accept: 'application/json',
+      'if-match': '"7"',
     });
   });
 

@@ -77,6 +77,23 @@ describe('restoring a streamed backup', () => {
     await expectEqualToSource();
   });
 
+  it('restores a backup taken before record versions (migration 0008): every record starts at version 1', async () => {
+    const { key } = await takeBackup();
+    const [head = '', ...rest] = (await gunzip(await storedBytes(key))).slice(0, -1).split('\n');
+    const rows = rest.slice(0, -1).map((line) => {
+      const parsed = JSON.parse(line) as { t: string; r: Record<string, unknown> };
+      delete parsed.r.version;
+      return JSON.stringify(parsed);
+    });
+    const header = JSON.parse(head) as { tables: string[] };
+    const file = await fileOf([JSON.stringify({ ...header, schemaVersion: 7 }), ...rows, JSON.stringify({ manifest: await manifestOf(header.tables, rows) })]);
+    await restore(bytesSource(file));
+    for (const table of ['users', 'companies', 'tickets', 'statements', 'invoice_lines']) {
+      const versions = (await env.RESTORE_DB.prepare(`SELECT DISTINCT version FROM ${table}`).all<{ version: number }>()).results;
+      expect(versions, table).toEqual([{ version: 1 }]);
+    }
+  });
+
   it('refuses to restore over data', async () => {
     const { key } = await takeBackup();
     await restore(r2Source(key));

@@ -1,4 +1,5 @@
 import { API_BASE, REQUEST_TIMEOUT_MS } from '../../shared/constants';
+import type { Versioned } from '../../shared/types';
 import { authState, signOut } from './auth-store';
 
 /** A failed call: the HTTP status (0 when no answer came) and the parsed body when there was one. */
@@ -20,6 +21,11 @@ export interface RequestOptions {
   authenticated?: boolean;
   /** Ends the call early, e.g. when a newer search replaces it; the 10 s timeout still applies. */
   signal?: AbortSignal;
+  /**
+   * The version of the record the edit was made from, sent as `If-Match: "<version>"`: when the
+   * record has changed since, the provider refuses with 412 (see isConflict, DESIGN.md §10).
+   */
+  ifMatch?: number;
 }
 
 const textOf = (value: unknown): string | null => (typeof value === 'string' && value ? value : null);
@@ -33,8 +39,12 @@ export const badRequestMessage = (body: unknown, raw: string) => {
   return textOf(raw) ?? 'Bad Request';
 };
 
+/** The message of a 412, whose body is the current record rather than an error. */
+export const CONFLICT_MESSAGE = 'Someone else changed this record after you opened it';
+
 const messageFor = (status: number, body: unknown, raw: string, statusText: string) => {
   if (status === 400) return badRequestMessage(body, raw);
+  if (status === 412) return CONFLICT_MESSAGE;
   if (body && typeof body === 'object') {
     const fields = body as Record<string, unknown>;
     const text = textOf(fields.message) ?? textOf(fields.detail) ?? textOf(fields.error);
@@ -52,9 +62,10 @@ const parse = (raw: string): unknown => {
 };
 
 /** One exchange with the API: bearer token, 10 s timeout, no retries, errors mapped per SPEC.md §8. */
-const send = async (path: string, { method = 'GET', body, authenticated = true, signal }: RequestOptions, accept: string) => {
+const send = async (path: string, { method = 'GET', body, authenticated = true, signal, ifMatch }: RequestOptions, accept: string) => {
   const headers: Record<string, string> = { accept };
   if (body !== undefined) headers['content-type'] = 'application/json';
+  if (ifMatch !== undefined) headers['if-match'] = `"${ifMatch}"`;
   const token = authenticated ? authState.token : null;
   if (token) headers.authorization = `Bearer ${token}`;
 
@@ -83,6 +94,16 @@ const send = async (path: string, { method = 'GET', body, authenticated = true, 
     throw new ApiError(response.status, messageFor(response.status, parsed, raw, response.statusText), parsed);
   }
   return response;
+};
+
+/** A save refused because the record changed since it was read (412): its body is the record as it now is. */
+export const isConflict = (error: unknown): error is ApiError => error instanceof ApiError && error.status === 412;
+
+/** The current record a 412 carries, or null for any other error. */
+export const conflictRecord = <T extends Versioned>(error: unknown): T | null => {
+  if (!isConflict(error)) return null;
+  const body = error.body as Partial<Versioned> | null;
+  return body && typeof body.version === 'number' ? (body as T) : null;
 };
 
 /** A JSON call to the API. */

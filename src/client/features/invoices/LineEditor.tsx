@@ -6,7 +6,7 @@ import { formatCents, formatDateTime } from '../../lib/format';
 import { ChoiceField, MoneyField, NumberField, TextField, TextareaField } from '../../lib/form/fields';
 import { MutationForm } from '../../lib/form/MutationForm';
 import { SubmitButton } from '../../lib/form/SubmitButton';
-import { versionOf, type Mutation } from '../../lib/form/use-mutation';
+import type { Mutation } from '../../lib/form/use-mutation';
 import { validateWith } from '../../lib/form/validate';
 import { Facts } from '../../lib/ui/Facts';
 import { LINE_STATUS_COLORS, LINE_STATUS_LABELS, LINE_STATUS_OPTIONS, periodLabel } from './labels';
@@ -77,7 +77,7 @@ export function LineEditor({ line, canEdit, mutation, onReload }: Props) {
           mutation={mutation}
           validate={validate}
           initialValues={lineValues(line)}
-          record={{ entity: 'invoice_line', id: line.id, version: versionOf(line), valuesOf: lineValues, onReload }}
+          record={{ entity: 'invoice_line', id: line.id, version: line.version, valuesOf: lineValues, onReload }}
         >
           {({ submitting, values }) => (
             <Stack>

@@ -7,7 +7,7 @@ import type { AuditEntity } from '../../../shared/types';
 import { HistorySection } from '../../lib/audit/HistorySection';
 import { MutationForm, type EditedRecord } from '../../lib/form/MutationForm';
 import { SubmitButton } from '../../lib/form/SubmitButton';
-import { useAction, versionOf, type Mutation } from '../../lib/form/use-mutation';
+import { useAction, type Mutation } from '../../lib/form/use-mutation';
 import { validateWith } from '../../lib/form/validate';
 import { useCan } from '../../lib/permissions';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
@@ -62,7 +62,7 @@ function LookupForm<T>({ schema, initialValues, fields, submitLabel, mutation, r
 }
 
 /** A lookup table's page: searchable list, create, and a panel to view, edit and delete (admins), or only view. */
-export function LookupPage<T extends { id: number; name: string; updatedAt: string }>({ config }: { config: LookupConfig<T> }) {
+export function LookupPage<T extends { id: number; name: string; updatedAt: string; version: number }>({ config }: { config: LookupConfig<T> }) {
   const { api, noun } = config;
   const [{ id, q, page = 1 }, view] = useLookupSearch();
   const setSearch = view.update;
@@ -150,7 +150,7 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
                   record={{
                     entity: config.entity,
                     id: record.data.id,
-                    version: versionOf(record.data),
+                    version: record.data.version,
                     valuesOf: config.valuesOf,
                     onReload: (current) => void showRecord(current),
                   }}

@@ -7,7 +7,7 @@ import { HistorySection } from '../../lib/audit/HistorySection';
 import type { ValueFormats } from '../../lib/audit/describe';
 import type { Option } from '../../lib/form/fields';
 import { formatDate } from '../../lib/format';
-import { versionOf, type Mutation } from '../../lib/form/use-mutation';
+import type { Mutation } from '../../lib/form/use-mutation';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { FormModal } from '../../lib/ui/FormModal';
 import { PageTitle } from '../../lib/ui/PageTitle';
@@ -113,7 +113,7 @@ export function TicketsPage() {
               record={{
                 entity: 'ticket',
                 id: ticket.data.id,
-                version: versionOf(ticket.data),
+                version: ticket.data.version,
                 valuesOf: editableFields,
                 onReload: (current) => void showTicket(current),
                 formats: historyFormats,

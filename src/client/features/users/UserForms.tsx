@@ -11,7 +11,7 @@ import type { User } from '../../../shared/types';
 import { ChoiceField, PasswordField, SwitchField, TextField } from '../../lib/form/fields';
 import { MutationForm } from '../../lib/form/MutationForm';
 import { SubmitButton } from '../../lib/form/SubmitButton';
-import { versionOf, type Mutation } from '../../lib/form/use-mutation';
+import type { Mutation } from '../../lib/form/use-mutation';
 import { validateWith } from '../../lib/form/validate';
 import { ROLE_OPTIONS } from './RoleBadge';
 
@@ -72,7 +72,7 @@ export function EditUserForm({ user, mutation, onReload }: EditUserFormProps) {
       mutation={mutation}
       validate={validateUpdate}
       initialValues={userValues(user)}
-      record={{ entity: 'user', id: user.id, version: versionOf(user), valuesOf: userValues, onReload }}
+      record={{ entity: 'user', id: user.id, version: user.version, valuesOf: userValues, onReload }}
     >
       {({ submitting }) => (
         <Stack>

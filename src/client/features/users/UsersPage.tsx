@@ -6,7 +6,7 @@ import { useAuth } from '../../lib/auth-store';
 import { formatDate, fullName } from '../../lib/format';
 import { optionalOneOf } from '../../lib/search';
 import { useCan } from '../../lib/permissions';
-import { useAction, versionOf, type Mutation } from '../../lib/form/use-mutation';
+import { useAction, type Mutation } from '../../lib/form/use-mutation';
 import { ActiveBadge } from '../../lib/ui/ActiveBadge';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { PageTitle } from '../../lib/ui/PageTitle';
@@ -78,7 +78,7 @@ export function UsersPage() {
   };
 
   const toggleActive = useAction<User, User>({
-    send: (user) => updateUser({ id: user.id, isActive: !user.isActive }, versionOf(user)),
+    send: (user) => updateUser({ id: user.id, isActive: !user.isActive }, user.version),
     success: (updated) => [updated.isActive ? 'User activated' : 'User deactivated', fullName(updated)],
     failure: 'User not updated',
     onSuccess: showUser,

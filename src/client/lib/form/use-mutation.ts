@@ -1,6 +1,6 @@
 import { FORM_ERROR, setIn, type SubmissionErrors } from 'final-form';
 import { useRef, useState } from 'react';
-import { ApiError } from '../api';
+import { ApiError, CONFLICT_MESSAGE, conflictRecord } from '../api';
 import { notify } from '../toast/notify';
 
 /** A toast's title and optional description line. */
@@ -27,14 +27,8 @@ export type Outcome<R> =
   /** A second submit while the first still runs (a double click) is refused without a request. */
   | { kind: 'busy' };
 
-export const CONFLICT_MESSAGE = 'Someone else changed this record since you opened it';
-
-/** A 412: the record no longer has the version sent in If-Match; the body is the record as it now is. */
-export const isVersionConflict = (error: unknown): error is ApiError & { body: object } =>
-  error instanceof ApiError && error.status === 412 && typeof error.body === 'object' && error.body !== null;
-
 /** A record's `version` (DESIGN.md §10), when it has one. */
-export const versionOf = (record: unknown): number | undefined =>
+const versionOf = (record: unknown): number | undefined =>
   record && typeof record === 'object' && 'version' in record && typeof record.version === 'number' ? record.version : undefined;
 
 /**
@@ -85,8 +79,8 @@ export function useMutation<V, R>(mutation: Mutation<V, R>, version?: number) {
       await mutation.onSuccess?.(result, values);
       return { kind: 'saved', result };
     } catch (caught) {
-      if (isVersionConflict(caught)) {
-        const current = caught.body as R;
+      const current = conflictRecord(caught) as R | null;
+      if (current !== null) {
         setConflict(current);
         return { kind: 'conflict', current, errors: { [FORM_ERROR]: CONFLICT_MESSAGE } };
       }

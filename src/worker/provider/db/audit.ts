@@ -119,17 +119,19 @@ interface Updated {
   values: object;
   /** The UPDATE's own extra condition on the row (unqualified columns), so both match alike. */
   guard?: string;
+  /** The version the UPDATE expects the row at (If-Match); the entry then expects it too. */
+  version?: number;
   marks?: readonly string[];
 }
 
 /** The entry for an UPDATE that follows it in the batch: the fields whose values change. */
-export const auditUpdated = (db: D1Database, context: AuditContext, { action = 'update', entity, table, id, fields, values, guard, marks }: Updated) =>
+export const auditUpdated = (db: D1Database, context: AuditContext, { action = 'update', entity, table, id, fields, values, guard, version, marks }: Updated) =>
   rowEntry(db, context, {
     action,
     entity,
     table,
-    where: `r.id = ?5${guard ? ` AND (${guard})` : ''}`,
-    params: [id],
+    where: `r.id = ?5 AND r.version = coalesce(?6, r.version)${guard ? ` AND (${guard})` : ''}`,
+    params: [id, version ?? null],
     entityColumn: 'id',
     marks,
     skipUnchanged: true,

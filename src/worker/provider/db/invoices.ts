@@ -5,6 +5,7 @@ import { pageOf, pageWindow } from '../http/pagination';
 import { auditCreated, auditUpdated, jsonColumn, type AuditContext } from './audit';
 import { assertReferencesExist } from './references';
 import { NOW_SQL, assignments, setSql, valuesOf } from './sql';
+import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
 
 type Row = Record<string, unknown>;
 
@@ -28,6 +29,7 @@ export const toLine = (row: Row): InvoiceLine => ({
   statementNumber: row.statement_id ? statementNumber(row.statement_period as string, row.statement_sequence as number) : null,
   createdAt: row.created_at as string,
   updatedAt: row.updated_at as string,
+  version: row.version as number,
 });
 
 const filters = (source: InvoiceSource, query: Pick<LineListQuery, 'period' | 'status'>) => {
@@ -104,34 +106,35 @@ export const STATEMENT_SUM = '(SELECT coalesce(sum(amount_cents), 0) FROM invoic
  * The guarded batch of a line edit: the line with its amount recomputed from the new quantity and
  * price in the same UPDATE, then the total of the open statement holding it. Both carry the rules
  * in their WHERE, so an edit racing a statement's issue either lands before it or changes nothing.
+ * With `version` (If-Match) the line must also still be at that version.
  */
-const lineEdit = (db: D1Database, id: number, changes: LineChanges, audit: AuditContext) => {
+const lineEdit = (db: D1Database, id: number, changes: LineChanges, audit: AuditContext, version: number | undefined) => {
   const list = assignments(changes, COLUMNS);
   // The same rules over the row the audit entry reads (aliased r), so the entry exists exactly
   // when the edit does. The recomputed amount follows from the quantity and price it records.
   const editable = `(r.statement_id IS NULL OR (SELECT s.status FROM statements s WHERE s.id = r.statement_id) = 'open')`;
   const guard = changes.status === 'draft' ? `${editable} AND r.statement_id IS NULL` : editable;
-  const first = 5;
-  const set = [setSql(list, first), 'amount_cents = coalesce(?3, quantity) * coalesce(?4, unit_price_cents)', `updated_at = ${NOW_SQL}`]
+  const first = 6;
+  const set = [setSql(list, first), 'amount_cents = coalesce(?3, quantity) * coalesce(?4, unit_price_cents)', `updated_at = ${NOW_SQL}`, VERSION_BUMP]
     .filter(Boolean)
     .join(', ');
   return [
-    auditUpdated(db, audit, { ...AUDIT, id, values: changes, guard }),
+    auditUpdated(db, audit, { ...AUDIT, id, values: changes, guard, version }),
     db
-      .prepare(`UPDATE invoice_lines SET ${set} WHERE id = ?1 AND ${LINE_EDITABLE} AND ${STAYS_BILLABLE} RETURNING id`)
-      .bind(id, changes.status ?? null, changes.quantity ?? null, changes.unitPriceCents ?? null, ...valuesOf(list)),
+      .prepare(`UPDATE invoice_lines SET ${set} WHERE id = ?1 AND ${versionMatches(5)} AND ${LINE_EDITABLE} AND ${STAYS_BILLABLE} RETURNING id`)
+      .bind(id, changes.status ?? null, changes.quantity ?? null, changes.unitPriceCents ?? null, version ?? null, ...valuesOf(list)),
     db
       .prepare(
-        `UPDATE statements SET total_cents = ${STATEMENT_SUM}, updated_at = ${NOW_SQL}
+        `UPDATE statements SET total_cents = ${STATEMENT_SUM}, updated_at = ${NOW_SQL}, ${VERSION_BUMP}
          WHERE id = (SELECT statement_id FROM invoice_lines WHERE id = ?1) AND status = 'open' AND total_cents <> ${STATEMENT_SUM}`,
       )
       .bind(id),
   ];
 };
 
-/** Why a line edit changed nothing, read after the write: 404 (null) or a 409 naming the rule. */
-const refusedEdit = async (db: D1Database, id: number, changes: LineChanges) => {
-  const line = await findLine(db, id);
+/** Why a line edit changed nothing, read after the write: 404 (null), a stale version, or a 409 naming the rule. */
+const refusedEdit = async (db: D1Database, id: number, changes: LineChanges, version: number | undefined) => {
+  const line = unlessStale(await findLine(db, id), version);
   if (!line) return null;
   if (line.statementStatus === 'issued' || line.statementStatus === 'paid') {
     throw conflict(`This line is on statement ${line.statementNumber}, which is ${line.statementStatus}; it can no longer change`);
@@ -143,8 +146,8 @@ const refusedEdit = async (db: D1Database, id: number, changes: LineChanges) => 
 };
 
 /** Edits a line, keeping its amount and its open statement's total exact (DESIGN.md §10). */
-export const updateLine = async (db: D1Database, id: number, changes: LineChanges, audit: AuditContext) => {
-  const [, edited] = await db.batch(lineEdit(db, id, changes, audit));
-  if (!edited?.results.length) return refusedEdit(db, id, changes);
+export const updateLine = async (db: D1Database, id: number, changes: LineChanges, audit: AuditContext, version?: number) => {
+  const [, edited] = await db.batch(lineEdit(db, id, changes, audit, version));
+  if (!edited?.results.length) return refusedEdit(db, id, changes, version);
   return findLine(db, id);
 };

@@ -1,10 +1,11 @@
-import type { AuditEntity, Company, TicketCategory } from '../../../shared/types';
+import type { AuditEntity, Company, TicketCategory, Versioned } from '../../../shared/types';
 import type { ListQuery } from '../../../shared/schemas/list';
 import { nameKey } from '../../../shared/schemas/text';
 import { conflict } from '../http/errors';
 import { containsPattern, pageOf, pageWindow } from '../http/pagination';
 import { auditCreated, auditDeleted, auditUpdated, jsonColumn, jsonFlag, type AuditContext, type AuditFields } from './audit';
 import { NOW_SQL, assignments, insertSql, setSql, uniqueOr409, valuesOf, type UniqueField } from './sql';
+import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
 
 /** What differs between the lookup tables; the list, read, write and delete logic is shared. */
 interface LookupSpec<T> {
@@ -23,6 +24,7 @@ const base = (row: Record<string, unknown>) => ({
   isActive: row.is_active === 1,
   createdAt: row.created_at as string,
   updatedAt: row.updated_at as string,
+  version: row.version as number,
 });
 
 // The name's look-alike-proof key is written in the same INSERT or UPDATE as the name, where the
@@ -30,13 +32,17 @@ const base = (row: Record<string, unknown>) => ({
 const withNameKey = (fields: Record<string, unknown>) =>
   typeof fields.name === 'string' ? { ...fields, nameKey: nameKey(fields.name) } : fields;
 
-const lookupStore = <T>(spec: LookupSpec<T>) => {
+const lookupStore = <T extends Versioned>(spec: LookupSpec<T>) => {
   const taken: UniqueField = { field: 'name', detail: `A ${spec.noun} with this name already exists` };
   const columns = { ...spec.columns, nameKey: 'name_key' };
   const fields: AuditFields = Object.fromEntries(
     Object.entries(spec.columns).map(([field, column]) => [field, field === 'isActive' ? jsonFlag(column) : jsonColumn(column)]),
   );
   const target = { entity: spec.entity, table: spec.table, fields };
+  const get = async (db: D1Database, id: number) => {
+    const row = await db.prepare(`SELECT * FROM ${spec.table} WHERE id = ?1`).bind(id).first();
+    return row ? spec.toApi(row) : null;
+  };
   return {
     list: async (db: D1Database, query: ListQuery) => {
       const { limit, offset } = pageWindow(query);
@@ -49,10 +55,7 @@ const lookupStore = <T>(spec: LookupSpec<T>) => {
       return pageOf(rows.results.map(spec.toApi), (count.results[0]?.total as number) ?? 0, query);
     },
 
-    get: async (db: D1Database, id: number) => {
-      const row = await db.prepare(`SELECT * FROM ${spec.table} WHERE id = ?1`).bind(id).first();
-      return row ? spec.toApi(row) : null;
-    },
+    get,
 
     insert: async (db: D1Database, values: Record<string, unknown>, audit: AuditContext) => {
       const list = assignments(withNameKey(values), columns);
@@ -66,18 +69,23 @@ const lookupStore = <T>(spec: LookupSpec<T>) => {
       return spec.toApi(inserted?.results[0] as Record<string, unknown>);
     },
 
-    update: async (db: D1Database, id: number, changes: Record<string, unknown>, audit: AuditContext) => {
+    /** Null when the id is unknown; with `version` (If-Match), StaleVersion when the row moved on from it. */
+    update: async (db: D1Database, id: number, changes: Record<string, unknown>, audit: AuditContext, version?: number) => {
       const list = assignments(withNameKey(changes), columns);
-      const set = [setSql(list, 2), `updated_at = ${NOW_SQL}`].filter(Boolean).join(', ');
+      const set = [setSql(list, 3), `updated_at = ${NOW_SQL}`, VERSION_BUMP].filter(Boolean).join(', ');
       const [, updated] = await uniqueOr409(
         db.batch<Record<string, unknown>>([
-          auditUpdated(db, audit, { ...target, id, values: changes }),
-          db.prepare(`UPDATE ${spec.table} SET ${set} WHERE id = ?1 RETURNING *`).bind(id, ...valuesOf(list)),
+          auditUpdated(db, audit, { ...target, id, values: changes, version }),
+          db
+            .prepare(`UPDATE ${spec.table} SET ${set} WHERE id = ?1 AND ${versionMatches(2)} RETURNING *`)
+            .bind(id, version ?? null, ...valuesOf(list)),
         ]),
         taken,
       );
       const row = updated?.results[0];
-      return row ? spec.toApi(row) : null;
+      if (row) return spec.toApi(row);
+      unlessStale(await get(db, id), version);
+      return null;
     },
 
     /** Deletes an unused row; false when the id is unknown, 409 while other rows refer to it. */

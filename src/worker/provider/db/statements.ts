@@ -11,6 +11,7 @@ import { pageOf, pageWindow } from '../http/pagination';
 import { auditCreated, auditUpdated, jsonColumn, type AuditContext } from './audit';
 import { LINE_SELECT, STATEMENT_SUM, toLine } from './invoices';
 import { NOW_SQL, uniqueOr409 } from './sql';
+import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
 
 type Row = Record<string, unknown>;
 
@@ -50,6 +51,7 @@ const toStatement = (row: Row): Statement => ({
   lineCount: row.line_count as number,
   createdAt: row.created_at as string,
   updatedAt: row.updated_at as string,
+  version: row.version as number,
 });
 
 /** The issue date plus the payment terms, as a calendar date in UTC. */
@@ -110,10 +112,11 @@ const generation = (db: D1Database, { period, companyId }: StatementRequest, aud
   auditCreated(db, audit, { ...AUDIT, fields: CREATED_FIELDS }),
   db
     .prepare(
-      `UPDATE invoice_lines SET statement_id = (SELECT id FROM statements WHERE period = ?1 ORDER BY sequence DESC LIMIT 1), updated_at = ${NOW_SQL}
+      `UPDATE invoice_lines SET statement_id = (SELECT id FROM statements WHERE period = ?1 ORDER BY sequence DESC LIMIT 1), updated_at = ${NOW_SQL}, ${VERSION_BUMP}
        WHERE ${UNBILLED} AND (SELECT ${ONE_COMPANY} FROM invoice_lines WHERE ${UNBILLED})`,
     )
     .bind(period, companyId ?? null),
+  // Part of creating the statement, so it stays at its first version.
   db
     .prepare(`UPDATE statements SET total_cents = ${STATEMENT_SUM} WHERE period = ?1 AND status = 'open' AND total_cents <> ${STATEMENT_SUM}`)
     .bind(period),
@@ -152,22 +155,24 @@ export const generateStatement = async (db: D1Database, request: StatementReques
  * refused move changes nothing. Issuing freezes the lines as invoiced; voiding hands them back as
  * approved and unbilled, and the void statement's total becomes the sum of its (no) lines. The
  * lines take the statement's own time, so no line of an issued statement is newer than its issue.
+ * With `version` (If-Match) the statement must also still be at that version.
  */
-const transition = (db: D1Database, id: number, { status, from, reason }: StatementChanges, audit: AuditContext) => {
+const transition = (db: D1Database, id: number, { status, from, reason }: StatementChanges, audit: AuditContext, version: number | undefined) => {
   const required = STATEMENT_TRANSITIONS[status];
   // The move's own condition over the row the entry reads, so the entry exists exactly when the move does.
   const guard = from && from !== required ? 'false' : `r.status = '${required}'`;
-  const entry = auditUpdated(db, audit, { ...AUDIT, id, values: { status, voidReason: status === 'void' ? reason : undefined }, guard });
+  const entry = auditUpdated(db, audit, { ...AUDIT, id, values: { status, voidReason: status === 'void' ? reason : undefined }, guard, version });
   const move = db
     .prepare(
       `UPDATE statements SET status = ?2,
          issued_at = CASE WHEN ?2 = 'issued' THEN ${NOW_SQL} ELSE issued_at END,
          voided_at = CASE WHEN ?2 = 'void' THEN ${NOW_SQL} END,
          void_reason = ?4,
-         updated_at = ${NOW_SQL}
-       WHERE id = ?1 AND status = ?3 AND coalesce(?5, ?3) = ?3`,
+         updated_at = ${NOW_SQL},
+         ${VERSION_BUMP}
+       WHERE id = ?1 AND status = ?3 AND coalesce(?5, ?3) = ?3 AND ${versionMatches(6)}`,
     )
-    .bind(id, status, STATEMENT_TRANSITIONS[status], status === 'void' ? (reason ?? null) : null, from ?? null);
+    .bind(id, status, STATEMENT_TRANSITIONS[status], status === 'void' ? (reason ?? null) : null, from ?? null, version ?? null);
   const statusIs = (value: string) => `(SELECT status FROM statements WHERE id = ?1) = '${value}'`;
   if (status === 'issued') {
     return [
@@ -175,7 +180,7 @@ const transition = (db: D1Database, id: number, { status, from, reason }: Statem
       move,
       db
         .prepare(
-          `UPDATE invoice_lines SET status = 'invoiced', updated_at = (SELECT issued_at FROM statements WHERE id = ?1)
+          `UPDATE invoice_lines SET status = 'invoiced', updated_at = (SELECT issued_at FROM statements WHERE id = ?1), ${VERSION_BUMP}
            WHERE statement_id = ?1 AND status <> 'invoiced' AND ${statusIs('issued')}`,
         )
         .bind(id),
@@ -187,31 +192,39 @@ const transition = (db: D1Database, id: number, { status, from, reason }: Statem
       move,
       db
         .prepare(
-          `UPDATE invoice_lines SET status = 'approved', statement_id = NULL, updated_at = (SELECT voided_at FROM statements WHERE id = ?1)
+          `UPDATE invoice_lines SET status = 'approved', statement_id = NULL, updated_at = (SELECT voided_at FROM statements WHERE id = ?1), ${VERSION_BUMP}
            WHERE statement_id = ?1 AND ${statusIs('void')}`,
         )
         .bind(id),
+      // Part of the void, which the move already counted in the statement's version.
       db.prepare(`UPDATE statements SET total_cents = ${STATEMENT_SUM} WHERE id = ?1 AND status = 'void' AND total_cents <> ${STATEMENT_SUM}`).bind(id),
     ];
   }
   return [entry, move];
 };
 
-/** Why a move changed nothing, read after the write: 404 (null) or a 409 saying where the statement is. */
-const refusedMove = async (db: D1Database, id: number, { status, from }: StatementChanges) => {
-  const current = await db.prepare('SELECT status, period, sequence FROM statements WHERE id = ?1').bind(id).first<{ status: string; period: string; sequence: number }>();
+/** Why a move changed nothing, read after the write: 404 (null), a stale version, or a 409 saying where the statement is. */
+const refusedMove = async (db: D1Database, id: number, { status, from }: StatementChanges, issuer: StatementIssuer, version: number | undefined) => {
+  const current = unlessStale(await findStatement(db, id, issuer), version);
   if (!current) return null;
-  const name = statementNumber(current.period, current.sequence);
+  const name = current.number;
   if (from && from !== current.status) return conflict(`Statement ${name} is ${current.status}, not ${from}; reload it to see what changed`);
   const verb = status === 'void' ? 'voided' : `marked ${status}`;
   return conflict(`Statement ${name} is ${current.status}; a ${current.status} statement cannot be ${verb}`);
 };
 
 /** Moves a statement one step: open → issued → paid, or issued → void (DESIGN.md §10). */
-export const moveStatement = async (db: D1Database, id: number, changes: StatementChanges, issuer: StatementIssuer, audit: AuditContext) => {
-  const [, moved] = await db.batch(transition(db, id, changes, audit));
+export const moveStatement = async (
+  db: D1Database,
+  id: number,
+  changes: StatementChanges,
+  issuer: StatementIssuer,
+  audit: AuditContext,
+  version?: number,
+) => {
+  const [, moved] = await db.batch(transition(db, id, changes, audit, version));
   if (!moved?.meta.changes) {
-    const refusal = await refusedMove(db, id, changes);
+    const refusal = await refusedMove(db, id, changes, issuer, version);
     if (!refusal) return null;
     throw refusal;
   }

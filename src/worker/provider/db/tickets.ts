@@ -5,6 +5,7 @@ import { auditCreated, auditUpdated, jsonColumn, type AuditContext, type AuditFi
 import { assertReferencesExist } from './references';
 import { searchTerms } from './search-terms';
 import { NOW_SQL, assignments, insertSql, setSql, valuesOf } from './sql';
+import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
 
 type Row = Record<string, unknown>;
 
@@ -66,6 +67,7 @@ export const toTicket = (row: Row): Ticket => ({
   resolvedAt: (row.resolved_at as string | null) ?? null,
   createdAt: row.created_at as string,
   updatedAt: row.updated_at as string,
+  version: row.version as number,
 });
 
 const filters = (query: TicketListQuery) => {
@@ -127,19 +129,27 @@ export const insertTicket = async (db: D1Database, payload: TicketPayload, repor
   return findTicket(db, inserted?.results[0]?.id as number) as Promise<Ticket>;
 };
 
-/** Applies the given fields; moving to resolved or closed stamps resolved_at, reopening clears it. */
-export const updateTicket = async (db: D1Database, id: number, changes: TicketChanges, audit: AuditContext) => {
+/**
+ * Applies the given fields; moving to resolved or closed stamps resolved_at, reopening clears it.
+ * With `version` (If-Match), only a ticket still at that version changes, else StaleVersion.
+ */
+export const updateTicket = async (db: D1Database, id: number, changes: TicketChanges, audit: AuditContext, version?: number) => {
   await assertReferencesExist(db, changes);
   const list = assignments(changes, COLUMNS);
-  const set = [setSql(list, 2), `updated_at = ${NOW_SQL}`];
+  const set = [setSql(list, 3), `updated_at = ${NOW_SQL}`, VERSION_BUMP];
   if (changes.status) {
     set.push(
       CLOSED.includes(changes.status) ? `resolved_at = coalesce(resolved_at, ${NOW_SQL})` : 'resolved_at = NULL',
     );
   }
   const [, result] = await db.batch([
-    auditUpdated(db, audit, { ...AUDIT, id, values: changes }),
-    db.prepare(`UPDATE tickets SET ${set.filter(Boolean).join(', ')} WHERE id = ?1`).bind(id, ...valuesOf(list)),
+    auditUpdated(db, audit, { ...AUDIT, id, values: changes, version }),
+    db
+      .prepare(`UPDATE tickets SET ${set.filter(Boolean).join(', ')} WHERE id = ?1 AND ${versionMatches(2)}`)
+      .bind(id, version ?? null, ...valuesOf(list)),
   ]);
-  return (result?.meta.changes ?? 0) > 0 ? findTicket(db, id) : null;
+  if ((result?.meta.changes ?? 0) > 0) return findTicket(db, id);
+  // Nothing changed: the ticket has moved on from `version`, or there is no such ticket.
+  unlessStale(await findTicket(db, id), version);
+  return null;
 };

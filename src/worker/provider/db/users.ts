@@ -4,6 +4,7 @@ import { conflict } from '../http/errors';
 import { containsPattern, pageOf, pageWindow } from '../http/pagination';
 import { auditCreated, auditUpdated, jsonColumn, jsonFlag, type AuditContext, type AuditFields } from './audit';
 import { NOW_SQL, uniqueOr409, type UniqueField } from './sql';
+import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
 
 interface UserRow {
   id: number;
@@ -15,9 +16,10 @@ interface UserRow {
   session_version: number;
   created_at: string;
   updated_at: string;
+  version: number;
 }
 
-const COLUMNS = 'id, first_name, surname, email, is_active, role, session_version, created_at, updated_at';
+const COLUMNS = 'id, first_name, surname, email, is_active, role, session_version, created_at, updated_at, version';
 
 const toUser = (row: UserRow): User => ({
   id: row.id,
@@ -28,6 +30,7 @@ const toUser = (row: UserRow): User => ({
   role: row.role,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  version: row.version,
 });
 
 const EMAIL_TAKEN: UniqueField = { field: 'email', detail: 'Email address is already in use' };
@@ -123,9 +126,16 @@ const removesAdmin = (changes: UserChanges) => changes.isActive === false || (ch
 /**
  * Applies only the given fields and records them in the audit log, in one batch. Deactivation,
  * a role change and a new password bump the session version in the same write, which ends the
- * user's other sessions. Returns null when the id is unknown, 409 for the last active admin.
+ * user's other sessions. Returns null when the id is unknown, 409 for the last active admin, and
+ * with `version` (If-Match) StaleVersion when the user is no longer at it.
  */
-export const updateUser = async (db: D1Database, id: number, changes: UserChanges, audit: AuditContext, action: 'update' | 'password' = 'update') => {
+export const updateUser = async (
+  db: D1Database,
+  id: number,
+  changes: UserChanges,
+  audit: AuditContext,
+  { action = 'update', version }: { action?: 'update' | 'password'; version?: number } = {},
+) => {
   const guard = removesAdmin(changes) ? KEEPS_AN_ADMIN : undefined;
   const [, updated] = await uniqueOr409(
     db.batch<UserRow>([
@@ -137,6 +147,7 @@ export const updateUser = async (db: D1Database, id: number, changes: UserChange
         fields: AUDIT_FIELDS,
         values: changes,
         guard,
+        version,
         marks: changes.passwordHash === undefined ? [] : PASSWORD_MARK,
       }),
       db
@@ -149,8 +160,9 @@ export const updateUser = async (db: D1Database, id: number, changes: UserChange
              role = coalesce(?6, role),
              password_hash = coalesce(?7, password_hash),
              session_version = session_version + (is_active IS NOT coalesce(?5, is_active) OR role IS NOT coalesce(?6, role) OR ?7 IS NOT NULL),
-             updated_at = ${NOW_SQL}
-           WHERE id = ?1${guard ? ` AND (${guard})` : ''} RETURNING ${COLUMNS}`,
+             updated_at = ${NOW_SQL},
+             ${VERSION_BUMP}
+           WHERE id = ?1 AND ${versionMatches(8)}${guard ? ` AND (${guard})` : ''} RETURNING ${COLUMNS}`,
         )
         .bind(
           id,
@@ -160,14 +172,15 @@ export const updateUser = async (db: D1Database, id: number, changes: UserChange
           changes.isActive === undefined ? null : Number(changes.isActive),
           changes.role ?? null,
           changes.passwordHash ?? null,
+          version ?? null,
         ),
     ]),
     EMAIL_TAKEN,
   );
   const row = updated?.results[0];
   if (row) return { user: toUser(row), sessionVersion: row.session_version };
-  // The WHERE matched nothing: either there is no such user or the guard refused.
-  if (guard && (await findUser(db, id))) throw conflict(LAST_ADMIN);
+  // The WHERE matched nothing: no such user, a stale version, or the guard refused.
+  if (unlessStale(await findUser(db, id), version) && guard) throw conflict(LAST_ADMIN);
   return null;
 };
 

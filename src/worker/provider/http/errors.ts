@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ValidationError } from 'yup';
 import type { ErrorBody, ProblemBody } from '../../../shared/types';
+import { StaleVersion } from '../db/versions';
 
 /** An error that already knows its HTTP answer; anything else thrown is a 500. */
 export class HttpError extends Error {
@@ -52,7 +53,12 @@ export const validationFailed = (error: ValidationError) => {
   return badRequest(message, errors);
 };
 
+/** A record's version as its ETag: `"3"`. */
+export const etagOf = (version: number) => `"${version}"`;
+
 export const onError = (error: Error, c: Context) => {
+  // DESIGN.md §10: the answer to a save made from an older version is the record as it now is.
+  if (error instanceof StaleVersion) return c.json(error.current, 412, { ETag: etagOf(error.current.version) });
   const known = error instanceof ValidationError ? validationFailed(error) : isBackupLockError(error) ? backupRunning() : error;
   if (known instanceof HttpError) return c.json(known.body, known.status, known.headers);
   console.error('provider: unhandled error', error);

@@ -18,6 +18,7 @@ import { notFound } from '../http/errors';
 import { issuerOf } from '../http/issuer';
 import { foundOr404, readId } from '../http/params';
 import { readBody, readQuery } from '../http/validate';
+import { readIfMatch, versioned } from '../http/versions';
 
 const sourceOf = (c: Context) => {
   const source = c.req.param('source');
@@ -37,16 +38,18 @@ export const invoiceRoutes = new Hono<ProviderEnv>()
     const request = await readBody(c, createStatementSchema);
     return c.json(await generateStatement(c.env.DB, request, issuerOf(c.env), auditContext(c)), 201);
   })
-  .get('/gifs/statements/:id', async (c) => c.json(foundOr404(await findStatement(c.env.DB, readId(c), issuerOf(c.env)), 'Statement')))
+  .get('/gifs/statements/:id', async (c) => versioned(c, foundOr404(await findStatement(c.env.DB, readId(c), issuerOf(c.env)), 'Statement')))
   .patch('/gifs/statements/:id', statementsRole, async (c) => {
     const id = readId(c);
+    const version = readIfMatch(c);
     const changes = await readBody(c, updateStatementSchema);
-    return c.json(foundOr404(await moveStatement(c.env.DB, id, changes, issuerOf(c.env), auditContext(c)), 'Statement'));
+    return versioned(c, foundOr404(await moveStatement(c.env.DB, id, changes, issuerOf(c.env), auditContext(c), version), 'Statement'));
   })
-  .get('/lines/:id', async (c) => c.json(foundOr404(await findLine(c.env.DB, readId(c)), 'Invoice line')))
+  .get('/lines/:id', async (c) => versioned(c, foundOr404(await findLine(c.env.DB, readId(c)), 'Invoice line')))
   .patch('/lines/:id', linesRole, async (c) => {
     const id = readId(c);
-    return c.json(foundOr404(await updateLine(c.env.DB, id, await readBody(c, updateLineSchema), auditContext(c)), 'Invoice line'));
+    const version = readIfMatch(c);
+    return versioned(c, foundOr404(await updateLine(c.env.DB, id, await readBody(c, updateLineSchema), auditContext(c), version), 'Invoice line'));
   })
   .get('/:source/lines.csv', async (c) => {
     const source = sourceOf(c);

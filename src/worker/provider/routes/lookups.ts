@@ -13,6 +13,7 @@ import { auditContext } from '../http/audit-context';
 import { requireAuth, requireRole, type ProviderEnv } from '../http/auth';
 import { foundOr404, readId } from '../http/params';
 import { readBody, readQuery } from '../http/validate';
+import { readIfMatch, versioned } from '../http/versions';
 
 /** List, create, read, edit and delete for one lookup table; every role reads, admins write. */
 const lookupRoutes = (store: LookupStore, noun: string, permission: Permission, create: ObjectSchema<AnyObject>, update: ObjectSchema<AnyObject>) => {
@@ -21,10 +22,11 @@ const lookupRoutes = (store: LookupStore, noun: string, permission: Permission, 
     .use(requireAuth)
     .get('/', async (c) => c.json(await store.list(c.env.DB, await readQuery(c, listQuerySchema))))
     .post('/', adminOnly, async (c) => c.json(await store.insert(c.env.DB, await readBody(c, create), auditContext(c)), 201))
-    .get('/:id', async (c) => c.json(foundOr404(await store.get(c.env.DB, readId(c)), noun)))
+    .get('/:id', async (c) => versioned(c, foundOr404(await store.get(c.env.DB, readId(c)), noun)))
     .patch('/:id', adminOnly, async (c) => {
       const id = readId(c);
-      return c.json(foundOr404(await store.update(c.env.DB, id, await readBody(c, update), auditContext(c)), noun));
+      const version = readIfMatch(c);
+      return versioned(c, foundOr404(await store.update(c.env.DB, id, await readBody(c, update), auditContext(c), version), noun));
     })
     .delete('/:id', adminOnly, async (c) => {
       foundOr404((await store.remove(c.env.DB, readId(c), auditContext(c))) || null, noun);

@@ -6,6 +6,7 @@ import { auditContext } from '../http/audit-context';
 import { requireAuth, type ProviderEnv } from '../http/auth';
 import { foundOr404, readId } from '../http/params';
 import { readBody, readQuery } from '../http/validate';
+import { readIfMatch, versioned } from '../http/versions';
 
 const NOUN = 'Ticket';
 
@@ -20,10 +21,11 @@ export const ticketRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
   .get('/', async (c) => c.json(await listTickets(c.env.DB, await readQuery(c, ticketListQuerySchema))))
   .post('/', async (c) => c.json(await insertTicket(c.env.DB, await readBody(c, createTicketSchema), c.get('userId'), auditContext(c)), 201))
-  .get('/:id', async (c) => c.json(foundOr404(await findTicket(c.env.DB, readId(c)), NOUN)))
+  .get('/:id', async (c) => versioned(c, foundOr404(await findTicket(c.env.DB, readId(c)), NOUN)))
   .patch('/:id', async (c) => {
     const id = readId(c);
-    return c.json(foundOr404(await updateTicket(c.env.DB, id, await readBody(c, updateTicketSchema), auditContext(c)), NOUN));
+    const version = readIfMatch(c);
+    return versioned(c, foundOr404(await updateTicket(c.env.DB, id, await readBody(c, updateTicketSchema), auditContext(c), version), NOUN));
   })
   .get('/:id/comments', async (c) => c.json({ items: await listComments(c.env.DB, await existingTicketId(c)) }))
   .post('/:id/comments', async (c) => {

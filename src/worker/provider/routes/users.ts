@@ -10,6 +10,7 @@ import { badRequest } from '../http/errors';
 import { foundOr404, readId } from '../http/params';
 import { assertNewPassword } from '../http/password-policy';
 import { readBody, readQuery } from '../http/validate';
+import { readIfMatch, versioned } from '../http/versions';
 
 const NOUN = 'User';
 
@@ -22,6 +23,7 @@ export const userRoutes = new Hono<ProviderEnv>()
     return c.json(await insertUser(c.env.DB, { ...user, passwordHash: await hashPassword(password) }, auditContext(c)), 201);
   })
   .patch('/', requireRole('manageUsers'), async (c) => {
+    const version = readIfMatch(c);
     const { id, password, ...changes } = await readBody(c, updateUserSchema);
     if (id === c.get('userId') && changes.isActive === false) {
       throw badRequest('You cannot deactivate your own account');
@@ -33,20 +35,21 @@ export const userRoutes = new Hono<ProviderEnv>()
     const passwordHash = password === undefined ? undefined : await hashPassword(password);
     // A PATCH that only resets the password reads as a password entry in the user's history.
     const action = passwordHash !== undefined && Object.values(changes).every((value) => value === undefined) ? 'password' : 'update';
-    const updated = await updateUser(c.env.DB, id, { ...changes, passwordHash }, auditContext(c), action);
-    return c.json(foundOr404(updated, NOUN).user);
+    const updated = await updateUser(c.env.DB, id, { ...changes, passwordHash }, auditContext(c), { action, version });
+    return versioned(c, foundOr404(updated, NOUN).user);
   })
   .patch('/profile', async (c) => {
+    const version = readIfMatch(c);
     const { id, ...profile } = await readBody(c, profileSchema);
     assertSelf(c.get('userId'), id);
-    return c.json(foundOr404(await updateUser(c.env.DB, id, profile, auditContext(c)), NOUN).user);
+    return versioned(c, foundOr404(await updateUser(c.env.DB, id, profile, auditContext(c), { version }), NOUN).user);
   })
   .patch('/change-password', async (c) => {
     const { id, newPassword } = await readBody(c, changePasswordSchema);
     assertSelf(c.get('userId'), id);
     await assertNewPassword(newPassword, foundOr404(await findUser(c.env.DB, id), NOUN).email, 'newPassword');
     const updated = foundOr404(
-      await updateUser(c.env.DB, id, { passwordHash: await hashPassword(newPassword) }, auditContext(c), 'password'),
+      await updateUser(c.env.DB, id, { passwordHash: await hashPassword(newPassword) }, auditContext(c), { action: 'password' }),
       NOUN,
     );
     // The change ended every session of this user, this one too; the fresh token keeps it going.
@@ -56,4 +59,4 @@ export const userRoutes = new Hono<ProviderEnv>()
     );
     return c.json<ChangePasswordResponse>({ message: 'Password changed', token });
   })
-  .get('/:id', async (c) => c.json(foundOr404(await findUser(c.env.DB, readId(c)), NOUN)));
+  .get('/:id', async (c) => versioned(c, foundOr404(await findUser(c.env.DB, readId(c)), NOUN)));
