@@ -24,8 +24,11 @@ export function ConflictNotice({ entity, entityId, busy, formats, onReload, onOv
   const history = useAudit({ entity, entityId, action: 'update', page: 1, pageSize: 1 });
   const latest = history.data?.items[0];
   const box = useRef<HTMLDivElement>(null);
-  // The save button that caused it may be a screen below: bring the notice into view.
-  useEffect(() => box.current?.scrollIntoView({ block: 'nearest' }), []);
+  // The save button that caused it may be a screen below: bring the notice into view. (A block
+  // body: newer browsers return a promise from scrollIntoView, which React would take for a cleanup.)
+  useEffect(() => {
+    box.current?.scrollIntoView({ block: 'nearest' });
+  }, []);
   return (
     <Alert ref={box} color="yellow" title="Someone else changed this while you were editing" data-testid="conflict-notice">
       <Stack gap="xs">
