@@ -30,7 +30,7 @@ export function ConflictNotice({ entity, entityId, busy, formats, onReload, onOv
     box.current?.scrollIntoView({ block: 'nearest' });
   }, []);
   return (
-    <Alert ref={box} color="yellow" title="Someone else changed this while you were editing" data-testid="conflict-notice">
+    <Alert ref={box} color="yellow" title="Someone else changed this while you were editing" mb="md" data-testid="conflict-notice">
       <Stack gap="xs">
         <Text size="sm" aria-busy={!history.data && !history.error}>
           {latest ? (
