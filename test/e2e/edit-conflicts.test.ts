@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Ticket } from '../../src/shared/types';
@@ -49,6 +50,8 @@ describe('two tabs save the same ticket', () => {
     await settled(notice);
     await notice.scrollIntoViewIfNeeded();
     await screenshot(tabB, `conflict-notice-${name}`);
+    const axe = await new AxeBuilder({ page: tabB }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).include('[data-testid="conflict-notice"]').analyze();
+    expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
 
     // "Overwrite with mine": B's whole form goes over A's version, as B chose.
     expect(await (async () => {

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Ticket } from '../../src/shared/types';
@@ -39,6 +40,8 @@ describe('a dirty form asks before it is discarded', () => {
     await ask.waitFor();
     await settled(modal(page).filter({ hasText: 'Discard unsaved changes?' }));
     await screenshot(page, `unsaved-prompt-${name}`);
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).include('[data-testid="discard-prompt"]').analyze();
+    expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
     // The safe choice has focus, so Enter or Escape again keeps the work.
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent), POLL).toBe('Keep editing');
     await ask.getByRole('button', { name: 'Keep editing' }).click();
