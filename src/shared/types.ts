@@ -82,6 +82,8 @@ export interface ProblemBody {
   title: string;
   status: number;
   detail: string;
+  /** The fields at fault, as in a 400 (a name or email already taken). */
+  errors?: Record<string, string[]>;
 }
 
 export interface Company extends Versioned {

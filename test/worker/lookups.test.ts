@@ -42,7 +42,19 @@ describe.each([
     expect((await api(path, { method: 'POST', token, json: { name: first } })).status).toBe(201);
     const again = await api(path, { method: 'POST', token, json: { name: first.toUpperCase() } });
     expect(again.status).toBe(409);
-    expect(await json(again)).toMatchObject({ title: 'Conflict', status: 409, detail: expect.stringContaining('already exists') });
+    const problem = await json(again);
+    expect(problem).toMatchObject({ title: 'Conflict', status: 409, detail: expect.stringContaining('already exists') });
+    // The form shows it under its Name field.
+    expect(problem).toMatchObject({ errors: { name: [expect.stringContaining('already exists')] } });
+  });
+
+  it('refuses renaming to a name another record has with 409 naming the field', async () => {
+    const taken = name('taken');
+    expect((await api(path, { method: 'POST', token, json: { name: taken } })).status).toBe(201);
+    const other = await json<{ id: number }>(await api(path, { method: 'POST', token, json: { name: name('other') } }));
+    const renamed = await api(`${path}/${other.id}`, { method: 'PATCH', token, json: { name: taken } });
+    expect(renamed.status).toBe(409);
+    expect(await json(renamed)).toMatchObject({ status: 409, errors: { name: [expect.stringContaining('already exists')] } });
   });
 
   it.each([

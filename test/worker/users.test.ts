@@ -164,6 +164,7 @@ describe('POST users', () => {
     const { token, user } = await signedIn();
     const problem = await expectConflict(await post('users', token, newUserBody({ email: user.email.toUpperCase() })));
     expect(problem.detail).toMatch(/email/i);
+    expect(problem).toMatchObject({ errors: { email: [problem.detail] } });
   });
 
   it.each([

@@ -1,5 +1,6 @@
 import { Outlet, ScrollRestoration } from 'react-router-dom';
 import { useFocusFirstInvalidOnSubmit } from '../lib/form/focus-first-invalid';
+import { UnsavedChangesGuard } from '../lib/form/UnsavedChangesGuard';
 import { NavigationProgress } from './NavigationProgress';
 import { RouteAnnouncer } from './RouteAnnouncer';
 
@@ -10,6 +11,7 @@ export function RootLayout() {
       <NavigationProgress />
       <Outlet />
       <RouteAnnouncer />
+      <UnsavedChangesGuard />
       <ScrollRestoration />
     </>
   );

@@ -44,8 +44,8 @@ const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 const partsOf = (args: unknown) =>
   (args ?? {}) as { params?: Record<string, string | number>; query?: Record<string, QueryValue>; body?: unknown } & RequestExtras;
 
-/** How a call may be sent: cut short by a newer one, or (signing in) without the token. */
-type RequestExtras = Pick<RequestOptions, 'signal' | 'authenticated'>;
+/** How a call may be sent: cut short by a newer one, (signing in) without the token, or only onto a version. */
+type RequestExtras = Pick<RequestOptions, 'signal' | 'authenticated' | 'ifMatch'>;
 
 /** `apiPath` for code that has checked its arguments already, such as a generic reader. */
 export const pathOf = (key: string, args: unknown) => {
@@ -59,6 +59,6 @@ export const apiPath = <K extends keyof Calls>(key: K, ...[args]: ArgsOf<K>) => 
 
 /** Sends a call and answers with the contract's type for it. */
 export const callApi = <K extends keyof ApiContract>(key: K, ...[args]: ArgsOf<K, RequestExtras>) => {
-  const { body, signal, authenticated } = partsOf(args);
-  return apiRequest<ResponseOf<K>>(pathOf(key, args), { method: METHODS.find((method) => key.startsWith(`${method} `)), body, signal, authenticated });
+  const { body, signal, authenticated, ifMatch } = partsOf(args);
+  return apiRequest<ResponseOf<K>>(pathOf(key, args), { method: METHODS.find((method) => key.startsWith(`${method} `)), body, signal, authenticated, ifMatch });
 };

@@ -4,6 +4,7 @@ import { LINE_STATUSES, type InvoiceSource, type LineChanges } from '../../../sh
 import type { InvoiceLine } from '../../../shared/types';
 import { HistorySection } from '../../lib/audit/HistorySection';
 import { formatCents } from '../../lib/format';
+import type { Mutation } from '../../lib/form/use-mutation';
 import { useCan } from '../../lib/permissions';
 import { optionalOneOf } from '../../lib/search';
 import { notify } from '../../lib/toast/notify';
@@ -36,15 +37,13 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
   const totals = lines.data?.totals;
   const canEdit = useCan('editInvoiceLines');
 
-  const save = async (changes: LineChanges) => {
-    if (!lineId) return;
-    try {
-      const updated = await updateLine(lineId, changes);
-      notify.success('Line saved', formatCents(updated.amountCents));
-      await Promise.all([line.mutate(updated, { revalidate: false }), lines.mutate()]);
-    } catch (error) {
-      notify.error('Line not saved', (error as Error).message);
-    }
+  const showLine = (current: InvoiceLine) => Promise.all([line.mutate(current, { revalidate: false }), lines.mutate()]);
+
+  const save: Mutation<LineChanges, InvoiceLine> = {
+    send: (changes, ifMatch) => updateLine(lineId ?? 0, changes, ifMatch),
+    success: (updated) => ['Line saved', formatCents(updated.amountCents)],
+    failure: 'Line not saved',
+    onSuccess: showLine,
   };
 
   const exportCsv = async () => {
@@ -89,7 +88,7 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
         selectedId={lineId}
         empty={{ title: 'No invoice lines', description: 'Nothing matches these filters.' }}
       />
-      <RecordDrawer opened={lineId !== undefined} onClose={() => setSearch({ lineId: undefined })} title={line.data ? line.data.description.split('\n')[0] : 'Invoice line'}>
+      <RecordDrawer opened={lineId !== undefined} onClose={() => setSearch({ lineId: undefined })} keys={['lineId']} title={line.data ? line.data.description.split('\n')[0] : 'Invoice line'}>
         {line.error ? <Text c="red">{line.error.message}</Text> : null}
         {!line.data && !line.error ? (
           <Center py="xl" aria-busy="true">
@@ -98,7 +97,7 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
         ) : null}
         {line.data ? (
           <Stack>
-            <LineEditor key={line.data.updatedAt} line={line.data} canEdit={canEdit} onSave={save} />
+            <LineEditor key={line.data.updatedAt} line={line.data} canEdit={canEdit} mutation={save} onReload={(current) => void showLine(current)} />
             <Divider />
             <HistorySection changedAt={line.data.updatedAt} entity="invoice_line" entityId={line.data.id} />
           </Stack>

@@ -1,11 +1,12 @@
 import { Alert, Badge, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { Form } from 'react-final-form';
 import { isBilled, updateLineSchema, type LineChanges } from '../../../shared/schemas/invoices';
 import type { InvoiceLine } from '../../../shared/types';
 import { formatCents, formatDateTime } from '../../lib/format';
 import { ChoiceField, MoneyField, NumberField, TextField, TextareaField } from '../../lib/form/fields';
+import { MutationForm } from '../../lib/form/MutationForm';
 import { SubmitButton } from '../../lib/form/SubmitButton';
+import type { Mutation } from '../../lib/form/use-mutation';
 import { validateWith } from '../../lib/form/validate';
 import { Facts } from '../../lib/ui/Facts';
 import { LINE_STATUS_COLORS, LINE_STATUS_LABELS, LINE_STATUS_OPTIONS, periodLabel } from './labels';
@@ -16,8 +17,18 @@ interface Props {
   line: InvoiceLine;
   /** Whether the signed-in user's role may edit invoice lines at all. */
   canEdit: boolean;
-  onSave: (changes: LineChanges) => Promise<void>;
+  mutation: Mutation<LineChanges, InvoiceLine>;
+  onReload: (current: InvoiceLine) => void;
 }
+
+/** The form's values for a line: a line on an open statement stays approved. */
+const lineValues = (line: InvoiceLine): LineChanges => ({
+  description: line.description,
+  quantity: line.quantity,
+  unitPriceCents: line.unitPriceCents,
+  reference: line.reference,
+  status: line.status === 'draft' ? 'draft' : 'approved',
+});
 
 const amountOf = (values: LineChanges) => {
   const { quantity, unitPriceCents } = values;
@@ -29,7 +40,7 @@ const amountOf = (values: LineChanges) => {
  * A ledger line's facts and the form that edits quantity, price, status and wording. A line on an
  * issued or paid statement is billed and shows no form; a line on an open statement stays approved.
  */
-export function LineEditor({ line, canEdit, onSave }: Props) {
+export function LineEditor({ line, canEdit, mutation, onReload }: Props) {
   const billed = isBilled(line.statementStatus);
   const onStatement = line.statementId !== null;
   const readOnly = billed || !canEdit;
@@ -62,38 +73,32 @@ export function LineEditor({ line, canEdit, onSave }: Props) {
       ) : null}
       {!billed && !canEdit ? <Text size="sm">Invoice lines are changed by the billing team; you can read this one.</Text> : null}
       {readOnly ? null : (
-        <Form<LineChanges>
-          onSubmit={onSave}
+        <MutationForm<LineChanges, InvoiceLine>
+          mutation={mutation}
           validate={validate}
-          initialValues={{
-            description: line.description,
-            quantity: line.quantity,
-            unitPriceCents: line.unitPriceCents,
-            reference: line.reference,
-            status: line.status === 'draft' ? 'draft' : 'approved',
-          }}
-          render={({ handleSubmit, submitting, values }) => (
-            <form onSubmit={handleSubmit} noValidate>
-              <Stack>
-                <TextareaField name="description" label="Description" autosize minRows={2} />
-                <NumberField name="quantity" label="Quantity" />
-                <MoneyField name="unitPriceCents" label="Unit price" />
-                <TextField name="reference" label="Reference" />
-                <ChoiceField
-                  name="status"
-                  label="Status"
-                  data={LINE_STATUS_OPTIONS}
-                  disabled={onStatement}
-                  description={onStatement ? `On statement ${line.statementNumber}: approved until it is issued or voided` : undefined}
-                />
-                <Text size="sm" c="dimmed">
-                  New amount: {amountOf(values)} (recalculated by the server)
-                </Text>
-                <SubmitButton label="Save line" submitting={submitting} />
-              </Stack>
-            </form>
+          initialValues={lineValues(line)}
+          record={{ entity: 'invoice_line', id: line.id, version: line.version, valuesOf: lineValues, onReload }}
+        >
+          {({ submitting, values }) => (
+            <Stack>
+              <TextareaField name="description" label="Description" autosize minRows={2} />
+              <NumberField name="quantity" label="Quantity" />
+              <MoneyField name="unitPriceCents" label="Unit price" />
+              <TextField name="reference" label="Reference" />
+              <ChoiceField
+                name="status"
+                label="Status"
+                data={LINE_STATUS_OPTIONS}
+                disabled={onStatement}
+                description={onStatement ? `On statement ${line.statementNumber}: approved until it is issued or voided` : undefined}
+              />
+              <Text size="sm" c="dimmed">
+                New amount: {amountOf(values)} (recalculated by the server)
+              </Text>
+              <SubmitButton label="Save line" submitting={submitting} />
+            </Stack>
           )}
-        />
+        </MutationForm>
       )}
     </Stack>
   );

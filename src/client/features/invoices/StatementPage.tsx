@@ -1,12 +1,12 @@
 import { Badge, Button, Center, Divider, Loader, Modal, Select, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useRef, useState } from 'react';
-import type { StatementTarget } from '../../../shared/schemas/invoices';
-import type { Statement } from '../../../shared/types';
+import { useState } from 'react';
+import type { StatementRequest, StatementTarget } from '../../../shared/schemas/invoices';
+import type { Statement, StatementDetail } from '../../../shared/types';
 import { HistorySection } from '../../lib/audit/HistorySection';
 import { formatCents, formatDate } from '../../lib/format';
 import { useCan } from '../../lib/permissions';
-import { notify } from '../../lib/toast/notify';
+import { useAction } from '../../lib/form/use-mutation';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
@@ -39,50 +39,35 @@ export function StatementPage() {
   const [period, setPeriod] = useState<string | null>(PERIOD_OPTIONS[1]?.value ?? null);
   const [companyId, setCompanyId] = useState<string | null>(null);
   const [ask, setAsk] = useState<{ target: StatementTarget; opened: boolean }>({ target: 'issued', opened: false });
-  const [busy, setBusy] = useState(false);
-  // A second click can arrive before React re-renders the disabled button; this refuses it at once.
-  const inFlight = useRef(false);
+  const closeAsk = () => setAsk((a) => ({ ...a, opened: false }));
 
-  const run = async (work: () => Promise<unknown>, failure: string) => {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setBusy(true);
-    try {
-      await work();
-    } catch (error) {
-      notify.error(failure, (error as Error).message);
-    } finally {
-      inFlight.current = false;
-      setBusy(false);
-    }
-  };
-
-  const generate = () =>
-    run(async () => {
-      if (!period) return;
-      const created = await generateStatement({ period, companyId: companyId ? Number(companyId) : undefined });
-      notify.success('Statement generated', `${created.number}: ${formatCents(created.totalCents)}`);
+  const generate = useAction<StatementRequest, StatementDetail>({
+    send: (request) => generateStatement(request),
+    success: (created) => ['Statement generated', `${created.number}: ${formatCents(created.totalCents)}`],
+    failure: 'Statement not generated',
+    onSuccess: async (created) => {
       generateModal.close();
       setSearch({ statementId: created.id });
       await statements.mutate();
-    }, 'Statement not generated');
+    },
+  });
 
-  const move = (target: StatementTarget, reason?: string) =>
-    run(async () => {
-      const current = statement.data;
-      if (!current) return;
-      try {
-        const updated = await moveStatement(current.id, { status: target, from: current.status, reason });
-        notify.success(DONE[target], `${updated.number} · ${updated.companyName ?? 'no company'} · ${formatCents(updated.totalCents)}`);
-        await Promise.all([statement.mutate(updated, { revalidate: false }), statements.mutate()]);
-      } catch (error) {
-        // A refused move means the statement changed elsewhere: show it as it now is.
-        await Promise.all([statement.mutate(), statements.mutate()]);
-        throw error;
-      } finally {
-        setAsk((a) => ({ ...a, opened: false }));
-      }
-    }, 'Statement not updated');
+  const move = useAction<{ current: StatementDetail; target: StatementTarget; reason?: string }, StatementDetail>({
+    // `from` is the status on screen, so a stale or repeated click is refused (409) rather than taking the next step.
+    send: ({ current, target, reason }) => moveStatement(current.id, { status: target, from: current.status, reason }),
+    success: (updated, { target }) => [DONE[target], `${updated.number} · ${updated.companyName ?? 'no company'} · ${formatCents(updated.totalCents)}`],
+    failure: 'Statement not updated',
+    onSuccess: async (updated) => {
+      closeAsk();
+      await Promise.all([statement.mutate(updated, { revalidate: false }), statements.mutate()]);
+    },
+    // A refused move means the statement changed elsewhere: show it as it now is.
+    onFailure: async () => {
+      closeAsk();
+      await Promise.all([statement.mutate(), statements.mutate()]);
+    },
+  });
+  const busy = generate.busy || move.busy;
 
   return (
     <>
@@ -114,7 +99,7 @@ export function StatementPage() {
             searchable
             clearable
           />
-          <Button onClick={generate} loading={busy} disabled={busy || !period}>
+          <Button onClick={() => period && void generate.run({ period, companyId: companyId ? Number(companyId) : undefined })} loading={busy} disabled={busy || !period}>
             Generate
           </Button>
         </Stack>
@@ -136,7 +121,7 @@ export function StatementPage() {
       </RecordDrawer>
       {statement.data && statementId !== undefined ? (
         <>
-          <TransitionDialog statement={statement.data} target={ask.target} opened={ask.opened} busy={busy} onCancel={() => setAsk((a) => ({ ...a, opened: false }))} onConfirm={move} />
+          <TransitionDialog statement={statement.data} target={ask.target} opened={ask.opened} busy={busy} onCancel={() => setAsk((a) => ({ ...a, opened: false }))} onConfirm={(target, reason) => statement.data && void move.run({ current: statement.data, target, reason })} />
           <StatementDocument statement={statement.data} />
         </>
       ) : null}

@@ -11,7 +11,9 @@ export interface LineFilters {
 
 export const useLines = (source: InvoiceSource, filters: LineFilters) => useApi('GET /invoices/:source/lines', { params: { source }, query: filters });
 export const useLine = (id: number | undefined) => useApi('GET /invoices/lines/:id', id ? { params: { id } } : null);
-export const updateLine = (id: number, changes: LineChanges) => callApi('PATCH /invoices/lines/:id', { params: { id }, body: changes });
+/** `ifMatch`: the version the form was loaded with; a newer one on the server answers 412. */
+export const updateLine = (id: number, changes: LineChanges, ifMatch?: number) =>
+  callApi('PATCH /invoices/lines/:id', { params: { id }, body: changes, ifMatch });
 
 export const exportLines = (source: InvoiceSource, { period, status }: Omit<LineFilters, 'page'>) =>
   downloadFromApi(

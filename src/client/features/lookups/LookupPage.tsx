@@ -1,17 +1,18 @@
 import { Button, Center, Divider, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useState, type ReactNode } from 'react';
-import { Form } from 'react-final-form';
+import type { ReactNode } from 'react';
 import type { AnyObject, ObjectSchema } from 'yup';
 import type { Permission } from '../../../shared/permissions';
 import type { AuditEntity } from '../../../shared/types';
 import { HistorySection } from '../../lib/audit/HistorySection';
+import { MutationForm, type EditedRecord } from '../../lib/form/MutationForm';
 import { SubmitButton } from '../../lib/form/SubmitButton';
+import { useAction, type Mutation } from '../../lib/form/use-mutation';
 import { validateWith } from '../../lib/form/validate';
 import { useCan } from '../../lib/permissions';
-import { notify } from '../../lib/toast/notify';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { Facts } from '../../lib/ui/Facts';
+import { FormModal } from '../../lib/ui/FormModal';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { SearchField } from '../../lib/ui/SearchField';
@@ -38,28 +39,30 @@ export interface LookupConfig<T extends { id: number; name: string }> {
   details: (record: T) => ReactNode;
 }
 
-const message = (error: unknown) => (error as Error).message;
+interface LookupFormProps<T> {
+  schema: ObjectSchema<AnyObject>;
+  initialValues: object;
+  fields: ReactNode;
+  submitLabel: string;
+  mutation: Mutation<object, T>;
+  record?: EditedRecord<object, T>;
+}
 
-function LookupForm({ schema, initialValues, fields, submitLabel, onSubmit }: { schema: ObjectSchema<AnyObject>; initialValues: object; fields: ReactNode; submitLabel: string; onSubmit: (values: object) => Promise<void> }) {
+function LookupForm<T>({ schema, initialValues, fields, submitLabel, mutation, record }: LookupFormProps<T>) {
   return (
-    <Form
-      onSubmit={onSubmit}
-      validate={validateWith(schema)}
-      initialValues={initialValues}
-      render={({ handleSubmit, submitting }) => (
-        <form onSubmit={handleSubmit} noValidate>
-          <Stack>
-            {fields}
-            <SubmitButton label={submitLabel} submitting={submitting} />
-          </Stack>
-        </form>
+    <MutationForm<object, T> mutation={mutation} validate={validateWith(schema)} initialValues={initialValues} record={record}>
+      {({ submitting }) => (
+        <Stack>
+          {fields}
+          <SubmitButton label={submitLabel} submitting={submitting} />
+        </Stack>
       )}
-    />
+    </MutationForm>
   );
 }
 
 /** A lookup table's page: searchable list, create, and a panel to view, edit and delete (admins), or only view. */
-export function LookupPage<T extends { id: number; name: string; updatedAt: string }>({ config }: { config: LookupConfig<T> }) {
+export function LookupPage<T extends { id: number; name: string; updatedAt: string; version: number }>({ config }: { config: LookupConfig<T> }) {
   const { api, noun } = config;
   const [{ id, q, page = 1 }, view] = useLookupSearch();
   const setSearch = view.update;
@@ -67,48 +70,39 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
   const record = api.useRecord(id);
   const [creating, createModal] = useDisclosure(false);
   const [confirming, confirmModal] = useDisclosure(false);
-  const [deleting, setDeleting] = useState(false);
   const canEdit = useCan(config.permission);
   const newButton = canEdit ? <Button onClick={createModal.open}>New {noun.toLowerCase()}</Button> : undefined;
 
-  const create = async (values: object) => {
-    try {
-      const created = await api.create(values);
-      notify.success(`${noun} created`, created.name);
+  const showRecord = (current: T) => Promise.all([record.mutate(current, { revalidate: false }), list.mutate()]);
+
+  const create: Mutation<object, T> = {
+    send: (values) => api.create(values),
+    success: (created) => [`${noun} created`, created.name],
+    failure: `${noun} not created`,
+    onSuccess: async (created) => {
       createModal.close();
       setSearch({ id: created.id });
       await list.mutate();
-    } catch (error) {
-      notify.error(`${noun} not created`, message(error));
-    }
+    },
   };
 
-  const save = async (values: object) => {
-    if (!id) return;
-    try {
-      const updated = await api.update(id, values);
-      notify.success(`${noun} saved`, updated.name);
-      await Promise.all([record.mutate(updated, { revalidate: false }), list.mutate()]);
-    } catch (error) {
-      notify.error(`${noun} not saved`, message(error));
-    }
+  const save: Mutation<object, T> = {
+    send: (values, ifMatch) => api.update(id ?? 0, values, ifMatch),
+    success: (updated) => [`${noun} saved`, updated.name],
+    failure: `${noun} not saved`,
+    onSuccess: showRecord,
   };
 
-  const remove = async () => {
-    if (!id) return;
-    setDeleting(true);
-    try {
-      await api.remove(id);
-      notify.success(`${noun} deleted`, record.data?.name);
+  const remove = useAction<T, null>({
+    send: (current) => api.remove(current.id),
+    success: (_, current) => [`${noun} deleted`, current.name],
+    failure: `${noun} not deleted`,
+    onSuccess: async () => {
       confirmModal.close();
       setSearch({ id: undefined });
       await list.mutate();
-    } catch (error) {
-      notify.error(`${noun} not deleted`, message(error));
-    } finally {
-      setDeleting(false);
-    }
-  };
+    },
+  });
 
   return (
     <>
@@ -130,9 +124,9 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
           action: q ? undefined : newButton,
         }}
       />
-      <Modal opened={creating && canEdit} onClose={createModal.close} title={`New ${noun.toLowerCase()}`}>
-        <LookupForm schema={config.schema} initialValues={config.blank} fields={config.fields} submitLabel={`Create ${noun.toLowerCase()}`} onSubmit={create} />
-      </Modal>
+      <FormModal opened={creating && canEdit} onClose={createModal.close} title={`New ${noun.toLowerCase()}`}>
+        <LookupForm schema={config.schema} initialValues={config.blank} fields={config.fields} submitLabel={`Create ${noun.toLowerCase()}`} mutation={create} />
+      </FormModal>
       <RecordDrawer opened={id !== undefined} onClose={() => setSearch({ id: undefined })} title={record.data?.name ?? noun}>
         {record.error ? <Text c="red">{record.error.message}</Text> : null}
         {!record.data && !record.error ? (
@@ -146,7 +140,21 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
             {config.details(record.data)}
             {canEdit ? (
               <>
-                <LookupForm key={record.data.updatedAt} schema={config.schema} initialValues={config.valuesOf(record.data)} fields={config.fields} submitLabel="Save changes" onSubmit={save} />
+                <LookupForm
+                  key={record.data.updatedAt}
+                  schema={config.schema}
+                  initialValues={config.valuesOf(record.data)}
+                  fields={config.fields}
+                  submitLabel="Save changes"
+                  mutation={save}
+                  record={{
+                    entity: config.entity,
+                    id: record.data.id,
+                    version: record.data.version,
+                    valuesOf: config.valuesOf,
+                    onReload: (current) => void showRecord(current),
+                  }}
+                />
                 <Group justify="flex-start">
                   <Button color="red" variant="light" onClick={confirmModal.open}>
                     Delete
@@ -168,7 +176,7 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
             <Button variant="default" onClick={confirmModal.close}>
               Cancel
             </Button>
-            <Button color="red" onClick={remove} loading={deleting} disabled={deleting}>
+            <Button color="red" onClick={() => record.data && void remove.run(record.data)} loading={remove.busy} disabled={remove.busy}>
               Delete
             </Button>
           </Group>

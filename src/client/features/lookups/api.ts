@@ -10,7 +10,8 @@ export interface LookupApi<T> {
   useRecord: (id: number | undefined) => SWRResponse<T, Error>;
   /** The lookup page's form sends what the resource's create or update schema validated. */
   create: (values: object) => Promise<T>;
-  update: (id: number, values: object) => Promise<T>;
+  /** `ifMatch`: the version the form was loaded with; a newer one on the server answers 412. */
+  update: (id: number, values: object, ifMatch?: number) => Promise<T>;
   remove: (id: number) => Promise<null>;
 }
 
@@ -20,14 +21,14 @@ const APIS = {
     useList: (query) => useApi('GET /companies', { query }),
     useRecord: (id) => useApi('GET /companies/:id', id ? { params: { id } } : null),
     create: (values) => callApi('POST /companies', { body: values as CompanyPayload }),
-    update: (id, values) => callApi('PATCH /companies/:id', { params: { id }, body: values as CompanyChanges }),
+    update: (id, values, ifMatch) => callApi('PATCH /companies/:id', { params: { id }, body: values as CompanyChanges, ifMatch }),
     remove: (id) => callApi('DELETE /companies/:id', { params: { id } }),
   } satisfies LookupApi<Company>,
   'ticket-categories': {
     useList: (query) => useApi('GET /ticket-categories', { query }),
     useRecord: (id) => useApi('GET /ticket-categories/:id', id ? { params: { id } } : null),
     create: (values) => callApi('POST /ticket-categories', { body: values as TicketCategoryPayload }),
-    update: (id, values) => callApi('PATCH /ticket-categories/:id', { params: { id }, body: values as TicketCategoryChanges }),
+    update: (id, values, ifMatch) => callApi('PATCH /ticket-categories/:id', { params: { id }, body: values as TicketCategoryChanges, ifMatch }),
     remove: (id) => callApi('DELETE /ticket-categories/:id', { params: { id } }),
   } satisfies LookupApi<TicketCategory>,
 };

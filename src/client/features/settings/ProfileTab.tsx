@@ -1,11 +1,13 @@
-import { Button, Group, Stack } from '@mantine/core';
-import { Form } from 'react-final-form';
+import { Stack } from '@mantine/core';
 import { profileSchema, type ProfilePayload } from '../../../shared/schemas/users';
+import type { User } from '../../../shared/types';
 import { ApiError } from '../../lib/api';
 import { updateStoredUser, useAuth } from '../../lib/auth-store';
 import { TextField } from '../../lib/form/fields';
 import { validateWith } from '../../lib/form/validate';
-import { notify } from '../../lib/toast/notify';
+import { MutationForm } from '../../lib/form/MutationForm';
+import { SubmitButton } from '../../lib/form/SubmitButton';
+import type { Mutation } from '../../lib/form/use-mutation';
 import { updateProfile } from './api';
 
 const validate = validateWith(profileSchema);
@@ -23,22 +25,24 @@ const conflictDetail = (bodyOrError: unknown) => {
 export function ProfileTab() {
   const { user } = useAuth();
 
-  const submit = async (values: ProfilePayload) => {
-    try {
+  const update: Mutation<ProfilePayload, User> = {
+    send: async (values) => {
       const response = await updateProfile(values);
-      const conflict = conflictDetail(response);
-      if (conflict) return void notify.error(conflict);
-      updateStoredUser({ firstName: values.firstName, surname: values.surname, email: values.email });
-      notify.success('Profile Updated');
-    } catch (error) {
+      // SPEC.md §8: some providers answer a conflict with a body that carries status 409.
+      if (conflictDetail(response)) throw new ApiError(409, conflictDetail(response) ?? '', response);
+      return response;
+    },
+    success: () => ['Profile Updated'],
+    failure: (error) => {
       const conflict = conflictDetail(error);
-      notify.error(conflict ?? 'Profile not updated', conflict ? undefined : (error as Error).message);
-    }
+      return conflict ? [conflict] : ['Profile not updated', error.message];
+    },
+    onSuccess: (_, values) => updateStoredUser({ firstName: values.firstName, surname: values.surname, email: values.email }),
   };
 
   return (
-    <Form<ProfilePayload>
-      onSubmit={submit}
+    <MutationForm<ProfilePayload, User>
+      mutation={update}
       validate={validate}
       initialValues={{
         id: user?.id ?? 0,
@@ -46,20 +50,15 @@ export function ProfileTab() {
         surname: user?.surname ?? '',
         email: user?.email ?? '',
       }}
-      render={({ handleSubmit, submitting }) => (
-        <form onSubmit={handleSubmit} noValidate>
-          <Stack>
-            <TextField name="firstName" label="First Name" autoComplete="given-name" />
-            <TextField name="surname" label="Surname" autoComplete="family-name" />
-            <TextField name="email" label="Email Address" type="email" autoComplete="email" />
-            <Group justify="flex-end">
-              <Button type="submit" loading={submitting} disabled={submitting}>
-                Update Profile
-              </Button>
-            </Group>
-          </Stack>
-        </form>
+    >
+      {({ submitting }) => (
+        <Stack>
+          <TextField name="firstName" label="First Name" autoComplete="given-name" />
+          <TextField name="surname" label="Surname" autoComplete="family-name" />
+          <TextField name="email" label="Email Address" type="email" autoComplete="email" />
+          <SubmitButton label="Update Profile" submitting={submitting} />
+        </Stack>
       )}
-    />
+    </MutationForm>
   );
 }

@@ -1,9 +1,12 @@
 import { Group, Modal, NavLink, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
+import { useState } from 'react';
 import type { SettingsTab } from '../../../shared/constants';
 import { DatabaseTab } from './DatabaseTab';
 import { ProfileTab } from './ProfileTab';
 import { SecurityTab } from './SecurityTab';
+import { GuardScopeContext, type GuardScope } from '../../lib/form/unsaved';
+import { useToastClearance } from '../../lib/toast/clearance';
 import { closeOnEscapeInside } from '../../lib/ui/escape';
 import { useSettingsSearch } from './search';
 import classes from './settings.module.css';
@@ -30,6 +33,10 @@ export function SettingsDialog() {
   const [{ settings, tab = 'profile' }, setSearch] = useSettingsSearch();
   const mobile = useMediaQuery('(max-width: 48em)') ?? false;
   const close = () => setSearch({ settings: undefined, tab: undefined });
+  // A tab change or closing takes a form off the screen: with unsaved changes, the router's guard asks first.
+  const [scope] = useState<GuardScope>(() => ({ keys: ['settings', 'tab'], forms: new Set() }));
+  // Full screen on a phone, its header is where the toasts would be.
+  const clearance = useToastClearance('.mantine-Modal-header');
 
   return (
     <Modal
@@ -42,7 +49,7 @@ export function SettingsDialog() {
       styles={{ content: mobile ? undefined : { height: '80dvh', maxHeight: '80dvh' } }}
       closeButtonProps={{ 'aria-label': 'Close settings' }}
       title={
-        <Group gap="xs">
+        <Group gap="xs" ref={mobile ? clearance : undefined}>
           <Text fw={700}>Settings</Text>
           <Text c="dimmed" aria-hidden>
             /
@@ -68,7 +75,9 @@ export function SettingsDialog() {
           ))}
         </nav>
         <div className={classes.panel}>
-          <Panel tab={tab} />
+          <GuardScopeContext.Provider value={scope}>
+            <Panel tab={tab} />
+          </GuardScopeContext.Provider>
         </div>
       </div>
     </Modal>

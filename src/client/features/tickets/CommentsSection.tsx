@@ -1,25 +1,25 @@
 import { Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { Form } from 'react-final-form';
 import { commentSchema, type CommentPayload } from '../../../shared/schemas/tickets';
+import type { TicketComment } from '../../../shared/types';
 import { formatDateTime } from '../../lib/format';
 import { TextareaField } from '../../lib/form/fields';
 import { SubmitButton } from '../../lib/form/SubmitButton';
 import { validateWith } from '../../lib/form/validate';
-import { notify } from '../../lib/toast/notify';
+import { MutationForm } from '../../lib/form/MutationForm';
+import type { Mutation } from '../../lib/form/use-mutation';
 import { addComment, useComments } from './api';
 
 const validate = validateWith(commentSchema);
+const EMPTY: CommentPayload = { body: '' };
 
 export function CommentsSection({ ticketId }: { ticketId: number }) {
   const comments = useComments(ticketId);
 
-  const submit = async (values: CommentPayload) => {
-    try {
-      await addComment(ticketId, values);
-      await comments.mutate();
-    } catch (error) {
-      notify.error('Comment not added', (error as Error).message);
-    }
+  const add: Mutation<CommentPayload, TicketComment> = {
+    send: (values) => addComment(ticketId, values),
+    success: () => ['Comment added'],
+    failure: 'Comment not added',
+    onSuccess: () => comments.mutate(),
   };
 
   return (
@@ -40,22 +40,21 @@ export function CommentsSection({ ticketId }: { ticketId: number }) {
           </Text>
         </Paper>
       ))}
-      <Form<CommentPayload>
-        onSubmit={async (values, form) => {
-          await submit(values);
-          form.restart();
-        }}
+      {/* A comment that fails to save stays in its box, and a draft outlives a reload until it is saved. */}
+      <MutationForm<CommentPayload, TicketComment>
+        mutation={add}
         validate={validate}
-        initialValues={{ body: '' }}
-        render={({ handleSubmit, submitting }) => (
-          <form onSubmit={handleSubmit} noValidate>
-            <Stack gap="xs">
-              <TextareaField name="body" label="New comment" autosize minRows={2} />
-              <SubmitButton label="Add comment" submitting={submitting} />
-            </Stack>
-          </form>
+        initialValues={EMPTY}
+        draft={{ key: `comment:${ticketId}`, fields: ['body'] }}
+        next={() => EMPTY}
+      >
+        {({ submitting }) => (
+          <Stack gap="xs">
+            <TextareaField name="body" label="New comment" autosize minRows={2} />
+            <SubmitButton label="Add comment" submitting={submitting} />
+          </Stack>
         )}
-      />
+      </MutationForm>
     </Stack>
   );
 }

@@ -1,9 +1,10 @@
 import { SimpleGrid, Stack } from '@mantine/core';
-import { Form } from 'react-final-form';
 import { createTicketSchema, type TicketPayload } from '../../../shared/schemas/tickets';
 import type { Ticket } from '../../../shared/types';
 import { ChoiceField, DateField, IdSelectField, TextField, TextareaField, type Option } from '../../lib/form/fields';
+import { MutationForm, type EditedRecord } from '../../lib/form/MutationForm';
 import { SubmitButton } from '../../lib/form/SubmitButton';
+import type { Mutation } from '../../lib/form/use-mutation';
 import { validateWith } from '../../lib/form/validate';
 import { PRIORITY_OPTIONS, STATUS_OPTIONS } from '../../lib/ticket-labels';
 import { assigneeOptions } from './api';
@@ -37,32 +38,37 @@ interface TicketFormProps {
   initialValues: TicketPayload;
   options: { companies: Option[]; categories: Option[]; users: Option[]; inactiveUserIds: Set<string> };
   submitLabel: string;
-  onSubmit: (values: TicketPayload) => Promise<void>;
+  mutation: Mutation<TicketPayload, Ticket>;
+  /** The ticket being edited; none for a new one. */
+  record?: EditedRecord<TicketPayload, Ticket>;
+  /** Where the description's draft is kept: one per ticket, and one for a new ticket. */
+  draftKey: string;
 }
 
-export function TicketForm({ initialValues, options, submitLabel, onSubmit }: TicketFormProps) {
+export function TicketForm({ initialValues, options, submitLabel, mutation, record, draftKey }: TicketFormProps) {
   return (
-    <Form<TicketPayload>
-      onSubmit={onSubmit}
+    <MutationForm<TicketPayload, Ticket>
+      mutation={mutation}
       validate={validate}
       initialValues={initialValues}
-      render={({ handleSubmit, submitting }) => (
-        <form onSubmit={handleSubmit} noValidate>
-          <Stack>
-            <TextField name="title" label="Title" />
-            <TextareaField name="description" label="Description" autosize minRows={3} maxRows={10} />
-            <SimpleGrid cols={{ base: 1, xs: 2 }}>
-              <ChoiceField name="status" label="Status" data={STATUS_OPTIONS} />
-              <ChoiceField name="priority" label="Priority" data={PRIORITY_OPTIONS} />
-              <IdSelectField name="companyId" label="Company" data={options.companies} placeholder="None" />
-              <IdSelectField name="categoryId" label="Category" data={options.categories} placeholder="None" />
-              <IdSelectField name="assigneeId" label="Assignee" data={assigneeOptions(options, initialValues.assigneeId)} placeholder="Unassigned" />
-              <DateField name="dueAt" label="Due date" />
-            </SimpleGrid>
-            <SubmitButton label={submitLabel} submitting={submitting} />
-          </Stack>
-        </form>
+      record={record}
+      draft={{ key: draftKey, fields: ['title', 'description'] }}
+    >
+      {({ submitting }) => (
+        <Stack>
+          <TextField name="title" label="Title" />
+          <TextareaField name="description" label="Description" autosize minRows={3} maxRows={10} />
+          <SimpleGrid cols={{ base: 1, xs: 2 }}>
+            <ChoiceField name="status" label="Status" data={STATUS_OPTIONS} />
+            <ChoiceField name="priority" label="Priority" data={PRIORITY_OPTIONS} />
+            <IdSelectField name="companyId" label="Company" data={options.companies} placeholder="None" />
+            <IdSelectField name="categoryId" label="Category" data={options.categories} placeholder="None" />
+            <IdSelectField name="assigneeId" label="Assignee" data={assigneeOptions(options, initialValues.assigneeId)} placeholder="Unassigned" />
+            <DateField name="dueAt" label="Due date" />
+          </SimpleGrid>
+          <SubmitButton label={submitLabel} submitting={submitting} />
+        </Stack>
       )}
-    />
+    </MutationForm>
   );
 }

@@ -1,4 +1,4 @@
-import { Badge, Button, Center, Divider, Loader, Modal, Stack, Text } from '@mantine/core';
+import { Badge, Button, Center, Divider, Loader, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMemo } from 'react';
 import type { TicketPayload } from '../../../shared/schemas/tickets';
@@ -7,8 +7,9 @@ import { HistorySection } from '../../lib/audit/HistorySection';
 import type { ValueFormats } from '../../lib/audit/describe';
 import type { Option } from '../../lib/form/fields';
 import { formatDate } from '../../lib/format';
-import { notify } from '../../lib/toast/notify';
+import type { Mutation } from '../../lib/form/use-mutation';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
+import { FormModal } from '../../lib/ui/FormModal';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { createTicket, updateTicket, useTicket, useTicketOptions, useTickets } from './api';
@@ -49,27 +50,24 @@ export function TicketsPage() {
     [options],
   );
 
-  const create = async (values: TicketPayload) => {
-    try {
-      const created = await createTicket(values);
-      notify.success('Ticket created', `#${created.id} ${created.title}`);
+  const create: Mutation<TicketPayload, Ticket> = {
+    send: (values) => createTicket(values),
+    success: (created) => ['Ticket created', `#${created.id} ${created.title}`],
+    failure: 'Ticket not created',
+    onSuccess: async (created) => {
       closeCreate();
       setSearch({ id: created.id });
       await tickets.mutate();
-    } catch (error) {
-      notify.error('Ticket not created', (error as Error).message);
-    }
+    },
   };
 
-  const save = async (values: TicketPayload) => {
-    if (!id) return;
-    try {
-      const updated = await updateTicket(id, values);
-      notify.success('Ticket saved', `#${updated.id}`);
-      await Promise.all([ticket.mutate(updated, { revalidate: false }), tickets.mutate()]);
-    } catch (error) {
-      notify.error('Ticket not saved', (error as Error).message);
-    }
+  const showTicket = (current: Ticket) => Promise.all([ticket.mutate(current, { revalidate: false }), tickets.mutate()]);
+
+  const save: Mutation<TicketPayload, Ticket> = {
+    send: (values, ifMatch) => updateTicket(id ?? 0, values, ifMatch),
+    success: (updated) => ['Ticket saved', `#${updated.id}`],
+    failure: 'Ticket not saved',
+    onSuccess: showTicket,
   };
 
   return (
@@ -89,9 +87,9 @@ export function TicketsPage() {
         onSortChange={(next) => view.filter({ sort: next === DEFAULT_SORT ? undefined : ticketSort(next) })}
         empty={{ title: 'No tickets match', description: 'Change the filters or create a ticket.' }}
       />
-      <Modal opened={creating} onClose={closeCreate} title="New ticket" size="lg">
-        <TicketForm initialValues={NEW_TICKET} options={options} submitLabel="Create ticket" onSubmit={create} />
-      </Modal>
+      <FormModal opened={creating} onClose={closeCreate} title="New ticket" size="lg">
+        <TicketForm initialValues={NEW_TICKET} options={options} submitLabel="Create ticket" mutation={create} draftKey="ticket:new" />
+      </FormModal>
       <RecordDrawer opened={id !== undefined} onClose={() => setSearch({ id: undefined })} title={ticket.data ? `#${ticket.data.id} ${ticket.data.title}` : `Ticket #${id ?? ''}`}>
         {ticket.error ? <Text c="red">{ticket.error.message}</Text> : null}
         {!ticket.data && !ticket.error ? (
@@ -105,7 +103,22 @@ export function TicketsPage() {
               Reported by {ticket.data.reporterName ?? 'unknown'} on {formatDate(ticket.data.createdAt)}
               {ticket.data.resolvedAt ? ` · resolved ${formatDate(ticket.data.resolvedAt)}` : ''}
             </Text>
-            <TicketForm key={ticket.data.updatedAt} initialValues={editableFields(ticket.data)} options={options} submitLabel="Save ticket" onSubmit={save} />
+            <TicketForm
+              key={ticket.data.updatedAt}
+              initialValues={editableFields(ticket.data)}
+              options={options}
+              submitLabel="Save ticket"
+              mutation={save}
+              draftKey={`ticket:${ticket.data.id}`}
+              record={{
+                entity: 'ticket',
+                id: ticket.data.id,
+                version: ticket.data.version,
+                valuesOf: editableFields,
+                onReload: (current) => void showTicket(current),
+                formats: historyFormats,
+              }}
+            />
             <Divider />
             <TimeSection ticketId={ticket.data.id} />
             <Divider />

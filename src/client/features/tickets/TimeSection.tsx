@@ -1,12 +1,13 @@
 import { Badge, Group, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { Form } from 'react-final-form';
 import { timeEntrySchema, type TimeEntryPayload } from '../../../shared/schemas/tickets';
+import type { TimeEntry } from '../../../shared/types';
 import { formatDate, formatMinutes } from '../../lib/format';
 import { DateField, NumberField, SwitchField, TextField } from '../../lib/form/fields';
 import { SubmitButton } from '../../lib/form/SubmitButton';
 import { validateWith } from '../../lib/form/validate';
-import { notify } from '../../lib/toast/notify';
 import { today } from '../../lib/today';
+import { MutationForm } from '../../lib/form/MutationForm';
+import type { Mutation } from '../../lib/form/use-mutation';
 import { addTimeEntry, useTimeEntries } from './api';
 
 const validate = validateWith(timeEntrySchema);
@@ -17,15 +18,11 @@ export function TimeSection({ ticketId }: { ticketId: number }) {
   const total = items.reduce((sum, entry) => sum + entry.minutes, 0);
   const billable = items.reduce((sum, entry) => sum + (entry.billable ? entry.minutes : 0), 0);
 
-  const submit = async (values: TimeEntryPayload) => {
-    try {
-      await addTimeEntry(ticketId, values);
-      notify.success('Time logged', formatMinutes(values.minutes));
-      await entries.mutate();
-    } catch (error) {
-      notify.error('Time not logged', (error as Error).message);
-      throw error;
-    }
+  const log: Mutation<TimeEntryPayload, TimeEntry> = {
+    send: (values) => addTimeEntry(ticketId, values),
+    success: (entry) => ['Time logged', formatMinutes(entry.minutes)],
+    failure: 'Time not logged',
+    onSuccess: () => entries.mutate(),
   };
 
   return (
@@ -67,29 +64,25 @@ export function TimeSection({ ticketId }: { ticketId: number }) {
           </Table>
         </Table.ScrollContainer>
       ) : null}
-      <Form<TimeEntryPayload>
-        onSubmit={async (values, form) => {
-          await submit(values).then(
-            () => form.restart({ workDate: values.workDate, note: '', billable: true }),
-            () => undefined,
-          );
-        }}
+      <MutationForm<TimeEntryPayload, TimeEntry>
+        mutation={log}
         validate={validate}
         initialValues={{ workDate: today(), note: '', billable: true }}
-        render={({ handleSubmit, submitting }) => (
-          <form onSubmit={handleSubmit} noValidate>
-            <Stack gap="xs">
-              <SimpleGrid cols={{ base: 1, xs: 2 }}>
-                <DateField name="workDate" label="Date" />
-                <NumberField name="minutes" label="Minutes" min={1} max={1440} step={15} />
-              </SimpleGrid>
-              <TextField name="note" label="Note" />
-              <SwitchField name="billable" label="Billable" />
-              <SubmitButton label="Log time" submitting={submitting} />
-            </Stack>
-          </form>
+        // The next entry is often for the same day.
+        next={(saved) => ({ workDate: saved.workDate, note: '', billable: true })}
+      >
+        {({ submitting }) => (
+          <Stack gap="xs">
+            <SimpleGrid cols={{ base: 1, xs: 2 }}>
+              <DateField name="workDate" label="Date" />
+              <NumberField name="minutes" label="Minutes" min={1} max={1440} step={15} />
+            </SimpleGrid>
+            <TextField name="note" label="Note" />
+            <SwitchField name="billable" label="Billable" />
+            <SubmitButton label="Log time" submitting={submitting} />
+          </Stack>
         )}
-      />
+      </MutationForm>
     </Stack>
   );
 }

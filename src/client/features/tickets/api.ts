@@ -41,6 +41,8 @@ export const assigneeOptions = (options: { users: Option[]; inactiveUserIds: Set
   });
 
 export const createTicket = (payload: TicketPayload) => callApi('POST /tickets', { body: payload });
-export const updateTicket = (id: number, changes: TicketChanges) => callApi('PATCH /tickets/:id', { params: { id }, body: changes });
+/** `ifMatch`: the version the form was loaded with; a newer one on the server answers 412. */
+export const updateTicket = (id: number, changes: TicketChanges, ifMatch?: number) =>
+  callApi('PATCH /tickets/:id', { params: { id }, body: changes, ifMatch });
 export const addComment = (id: number, payload: CommentPayload) => callApi('POST /tickets/:id/comments', { params: { id }, body: payload });
 export const addTimeEntry = (id: number, payload: TimeEntryPayload) => callApi('POST /tickets/:id/time-entries', { params: { id }, body: payload });

@@ -1,5 +1,4 @@
 import { Stack, Text, Title } from '@mantine/core';
-import { Form } from 'react-final-form';
 import {
   createUserSchema,
   resetPasswordSchema,
@@ -10,7 +9,9 @@ import {
 } from '../../../shared/schemas/users';
 import type { User } from '../../../shared/types';
 import { ChoiceField, PasswordField, SwitchField, TextField } from '../../lib/form/fields';
+import { MutationForm } from '../../lib/form/MutationForm';
 import { SubmitButton } from '../../lib/form/SubmitButton';
+import type { Mutation } from '../../lib/form/use-mutation';
 import { validateWith } from '../../lib/form/validate';
 import { ROLE_OPTIONS } from './RoleBadge';
 
@@ -32,68 +33,79 @@ function RoleField() {
   return <ChoiceField name="role" label="Role" data={ROLE_OPTIONS} description="Staff work tickets; billing also edits invoices; admins manage everything" />;
 }
 
-export function CreateUserForm({ onSubmit }: { onSubmit: (values: CreateUserPayload) => Promise<void> }) {
+const NEW_USER: CreateUserPayload = { firstName: '', surname: '', email: '', password: '', role: 'staff' };
+
+export function CreateUserForm({ mutation }: { mutation: Mutation<CreateUserPayload, User> }) {
   return (
-    <Form<CreateUserPayload>
-      onSubmit={onSubmit}
-      validate={validateCreate}
-      initialValues={{ firstName: '', surname: '', email: '', password: '', role: 'staff' }}
-      render={({ handleSubmit, submitting }) => (
-        <form onSubmit={handleSubmit} noValidate>
-          <Stack>
-            <NameAndEmail />
-            <RoleField />
-            <PasswordField name="password" label="Password" autoComplete="new-password" description="They can change it in Settings" />
-            <SubmitButton label="Create user" submitting={submitting} />
-          </Stack>
-        </form>
+    <MutationForm<CreateUserPayload, User> mutation={mutation} validate={validateCreate} initialValues={NEW_USER}>
+      {({ submitting }) => (
+        <Stack>
+          <NameAndEmail />
+          <RoleField />
+          <PasswordField name="password" label="Password" autoComplete="new-password" description="They can change it in Settings" />
+          <SubmitButton label="Create user" submitting={submitting} />
+        </Stack>
       )}
-    />
+    </MutationForm>
   );
 }
 
-export function EditUserForm({ user, onSubmit }: { user: User; onSubmit: (values: UpdateUserPayload) => Promise<void> }) {
+/** The form's values for a user: only the fields `PATCH users` takes. */
+export const userValues = (user: User): UpdateUserPayload => ({
+  id: user.id,
+  firstName: user.firstName,
+  surname: user.surname,
+  email: user.email,
+  isActive: user.isActive,
+  role: user.role,
+});
+
+interface EditUserFormProps {
+  user: User;
+  mutation: Mutation<UpdateUserPayload, User>;
+  onReload: (current: User) => void;
+}
+
+export function EditUserForm({ user, mutation, onReload }: EditUserFormProps) {
   return (
-    <Form<UpdateUserPayload>
-      onSubmit={onSubmit}
+    <MutationForm<UpdateUserPayload, User>
+      mutation={mutation}
       validate={validateUpdate}
-      initialValues={{ id: user.id, firstName: user.firstName, surname: user.surname, email: user.email, isActive: user.isActive, role: user.role }}
-      render={({ handleSubmit, submitting }) => (
-        <form onSubmit={handleSubmit} noValidate>
-          <Stack>
-            <NameAndEmail />
-            <RoleField />
-            <SwitchField name="isActive" label="Active (can sign in)" />
-            <SubmitButton label="Save changes" submitting={submitting} />
-          </Stack>
-        </form>
+      initialValues={userValues(user)}
+      record={{ entity: 'user', id: user.id, version: user.version, valuesOf: userValues, onReload }}
+    >
+      {({ submitting }) => (
+        <Stack>
+          <NameAndEmail />
+          <RoleField />
+          <SwitchField name="isActive" label="Active (can sign in)" />
+          <SubmitButton label="Save changes" submitting={submitting} />
+        </Stack>
       )}
-    />
+    </MutationForm>
   );
 }
 
 /** An admin sets a new password for someone who has lost theirs; it ends that person's sessions. */
-export function ResetPasswordForm({ user, onSubmit }: { user: User; onSubmit: (values: ResetPasswordPayload) => Promise<boolean> }) {
+export function ResetPasswordForm({ user, mutation }: { user: User; mutation: Mutation<ResetPasswordPayload, User> }) {
   return (
-    <Form<ResetPasswordPayload>
-      onSubmit={async (values, form) => {
-        // The typed password is cleared once it is set, and kept for another try when it was refused.
-        if (await onSubmit(values)) form.restart();
-      }}
+    // The typed password is cleared once it is set, and kept for another try when it was refused.
+    <MutationForm<ResetPasswordPayload, User>
+      mutation={mutation}
       validate={validateReset}
       initialValues={{ id: user.id, password: '' }}
-      render={({ handleSubmit, submitting }) => (
-        <form onSubmit={handleSubmit} noValidate>
-          <Stack gap="sm">
-            <Title order={3} size="h4">
-              Reset password
-            </Title>
-            <Text size="sm">Sets a new password and signs {user.firstName} out everywhere. Tell them the new one in person.</Text>
-            <PasswordField name="password" label="New password" autoComplete="new-password" />
-            <SubmitButton label="Reset password" submitting={submitting} />
-          </Stack>
-        </form>
+      next={() => ({ id: user.id, password: '' })}
+    >
+      {({ submitting }) => (
+        <Stack gap="sm">
+          <Title order={3} size="h4">
+            Reset password
+          </Title>
+          <Text size="sm">Sets a new password and signs {user.firstName} out everywhere. Tell them the new one in person.</Text>
+          <PasswordField name="password" label="New password" autoComplete="new-password" />
+          <SubmitButton label="Reset password" submitting={submitting} />
+        </Stack>
       )}
-    />
+    </MutationForm>
   );
 }

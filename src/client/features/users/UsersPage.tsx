@@ -1,5 +1,4 @@
 import { Button, Center, Divider, Group, Loader, Select, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
 import { USER_STATUSES, type CreateUserPayload, type ResetPasswordPayload, type UpdateUserPayload } from '../../../shared/schemas/users';
 import type { User } from '../../../shared/types';
 import { HistorySection } from '../../lib/audit/HistorySection';
@@ -7,7 +6,7 @@ import { useAuth } from '../../lib/auth-store';
 import { formatDate, fullName } from '../../lib/format';
 import { optionalOneOf } from '../../lib/search';
 import { useCan } from '../../lib/permissions';
-import { notify } from '../../lib/toast/notify';
+import { useAction, type Mutation } from '../../lib/form/use-mutation';
 import { ActiveBadge } from '../../lib/ui/ActiveBadge';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { PageTitle } from '../../lib/ui/PageTitle';
@@ -36,17 +35,12 @@ const COLUMNS: Column<User>[] = [
   { key: 'created', label: 'Created', render: (user) => formatDate(user.createdAt), visibleFrom: 'md' },
 ];
 
-const failed = (title: string) => (error: unknown) => {
-  notify.error(title, (error as Error).message);
-};
-
 export function UsersPage() {
   const [{ id, component, q, status, page }, view] = useUsersSearch();
   const setSearch = view.update;
   const users = useUsers({ q, status, page });
   const selected = useUser(id);
   const { user: me } = useAuth();
-  const [busy, setBusy] = useState(false);
   const canManage = useCan('manageUsers');
 
   // Without the right to manage users, an address asking for a form shows the record (or nothing).
@@ -54,47 +48,42 @@ export function UsersPage() {
   const panel = canManage || asked === 'details' ? asked : asked === 'edit' ? 'details' : null;
   const close = () => setSearch({ id: undefined, component: undefined });
 
-  const create = (values: CreateUserPayload) =>
-    createUser(values)
-      .then((user) => {
-        notify.success('User created', fullName(user));
-        setSearch({ id: user.id, component: 'details' });
-        return users.mutate();
-      })
-      .then(() => undefined, failed('User not created'));
+  const showUser = (user: User) => Promise.all([selected.mutate(user, { revalidate: false }), users.mutate()]);
 
-  const save = (values: UpdateUserPayload) =>
-    updateUser(values)
-      .then((user) => {
-        notify.success('User updated', fullName(user));
-        setSearch({ component: 'details' });
-        return Promise.all([selected.mutate(user, { revalidate: false }), users.mutate()]);
-      })
-      .then(() => undefined, failed('User not updated'));
-
-  const resetPassword = (values: ResetPasswordPayload) =>
-    updateUser(values).then(
-      async (user) => {
-        notify.success('Password reset', fullName(user));
-        await selected.mutate(user, { revalidate: false });
-        return true;
-      },
-      (error: unknown) => {
-        failed('Password not reset')(error);
-        return false;
-      },
-    );
-
-  const toggleActive = (user: User) => {
-    setBusy(true);
-    updateUser({ id: user.id, isActive: !user.isActive })
-      .then((updated) => {
-        notify.success(updated.isActive ? 'User activated' : 'User deactivated', fullName(updated));
-        return Promise.all([selected.mutate(updated, { revalidate: false }), users.mutate()]);
-      })
-      .catch(failed('User not updated'))
-      .finally(() => setBusy(false));
+  const create: Mutation<CreateUserPayload, User> = {
+    send: (values) => createUser(values),
+    success: (user) => ['User created', fullName(user)],
+    failure: 'User not created',
+    onSuccess: async (user) => {
+      setSearch({ id: user.id, component: 'details' });
+      await users.mutate();
+    },
   };
+
+  const save: Mutation<UpdateUserPayload, User> = {
+    send: (values, ifMatch) => updateUser(values, ifMatch),
+    success: (user) => ['User updated', fullName(user)],
+    failure: 'User not updated',
+    onSuccess: async (user) => {
+      setSearch({ component: 'details' });
+      await showUser(user);
+    },
+  };
+
+  const resetPassword: Mutation<ResetPasswordPayload, User> = {
+    send: (values) => updateUser(values),
+    success: (user) => ['Password reset', fullName(user)],
+    failure: 'Password not reset',
+    onSuccess: (user) => selected.mutate(user, { revalidate: false }),
+  };
+
+  const toggleActive = useAction<User, User>({
+    send: (user) => updateUser({ id: user.id, isActive: !user.isActive }, user.version),
+    success: (updated) => [updated.isActive ? 'User activated' : 'User deactivated', fullName(updated)],
+    failure: 'User not updated',
+    onSuccess: showUser,
+    onConflict: showUser,
+  });
 
   const title = panel === 'create' ? 'New user' : selected.data ? fullName(selected.data) : 'User';
 
@@ -127,8 +116,8 @@ export function UsersPage() {
         selectedId={id}
         empty={{ title: q || status ? 'No users match' : 'No users yet', description: q || status ? 'Try another name, email or status.' : undefined }}
       />
-      <RecordDrawer opened={panel !== null} onClose={close} title={title}>
-        {panel === 'create' ? <CreateUserForm onSubmit={create} /> : null}
+      <RecordDrawer opened={panel !== null} onClose={close} title={title} keys={['id', 'component']}>
+        {panel === 'create' ? <CreateUserForm mutation={create} /> : null}
         {panel && panel !== 'create' && selected.error ? <Text c="red">{selected.error.message}</Text> : null}
         {panel && panel !== 'create' && !selected.data && !selected.error ? (
           <Center py="xl" aria-busy="true">
@@ -139,17 +128,17 @@ export function UsersPage() {
           <UserDetails
             user={selected.data}
             canManage={canManage}
-            busy={busy}
+            busy={toggleActive.busy}
             isSelf={selected.data.id === me?.id}
             onEdit={() => setSearch({ component: 'edit' })}
-            onToggleActive={() => selected.data && toggleActive(selected.data)}
+            onToggleActive={() => selected.data && void toggleActive.run(selected.data)}
           />
         ) : null}
         {panel === 'edit' && selected.data ? (
           <Stack>
-            <EditUserForm key={selected.data.updatedAt} user={selected.data} onSubmit={save} />
+            <EditUserForm key={selected.data.updatedAt} user={selected.data} mutation={save} onReload={(current) => void showUser(current)} />
             <Divider />
-            <ResetPasswordForm user={selected.data} onSubmit={resetPassword} />
+            <ResetPasswordForm user={selected.data} mutation={resetPassword} />
           </Stack>
         ) : null}
         {panel && panel !== 'create' && selected.data ? (

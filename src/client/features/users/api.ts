@@ -6,4 +6,5 @@ export const useUsers = (query: Partial<UserListQuery>) => useApi('GET /users', 
 export const useUser = (id: number | undefined) => useApi('GET /users/:id', id ? { params: { id } } : null);
 
 export const createUser = (payload: CreateUserPayload) => callApi('POST /users', { body: payload });
-export const updateUser = (payload: UpdateUserPayload) => callApi('PATCH /users', { body: payload });
+/** `ifMatch`: the version the form was loaded with; a newer one on the server answers 412. */
+export const updateUser = (payload: UpdateUserPayload, ifMatch?: number) => callApi('PATCH /users', { body: payload, ifMatch });

@@ -17,9 +17,22 @@ import { centsToText, parseCents } from '../money';
 
 type Named<P> = Omit<P, 'name' | 'value' | 'onChange' | 'onBlur' | 'onFocus' | 'error'> & { name: string };
 
-/** The error a field shows: after the user has left it, or after a submit attempt. */
-const errorOf = (meta: { touched?: boolean; submitFailed?: boolean; error?: unknown }) =>
-  (meta.touched || meta.submitFailed) && typeof meta.error === 'string' ? meta.error : undefined;
+interface FieldMeta {
+  touched?: boolean;
+  submitFailed?: boolean;
+  error?: unknown;
+  submitError?: unknown;
+  dirtySinceLastSubmit?: boolean;
+}
+
+/**
+ * The error a field shows: its validation message after the user has left it or tried to submit,
+ * else what the server said about it on the last submit (a name already taken) until it is edited.
+ */
+const errorOf = (meta: FieldMeta) => {
+  if ((meta.touched || meta.submitFailed) && typeof meta.error === 'string') return meta.error;
+  return !meta.dirtySinceLastSubmit && typeof meta.submitError === 'string' ? meta.submitError : undefined;
+};
 
 /** A Mantine text input bound to a react-final-form field. */
 export function TextField({ name, ...props }: Named<TextInputProps>) {

@@ -2,6 +2,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useRef } from 'react';
 import toast, { Toaster, resolveValue, useToasterStore } from 'react-hot-toast';
 import { TOAST } from '../../../shared/constants';
+import { clearanceBottom, useClearanceVersion } from './clearance';
 import { SwipeableToast } from './SwipeableToast';
 
 /** Older toasts beyond the visible limit are dismissed, newest kept. */
@@ -34,11 +35,17 @@ const useToastKeys = (region: React.RefObject<HTMLDivElement | null>) => {
   }, [region]);
 };
 
-/** The toast area of SPEC.md §9: top-right, 356 px wide, 14 px apart, 24 px in (16 px on phones). */
+/**
+ * The toast area of SPEC.md §9: top-right, 356 px wide, 14 px apart, 24 px in (16 px on phones).
+ * With a record drawer open it starts the same offset below the drawer's header, so toasts never
+ * cover its close button or title.
+ */
 export function Toasts() {
   const region = useRef<HTMLDivElement>(null);
   const mobile = useMediaQuery('(max-width: 48em)');
   const offset = mobile ? TOAST.offsetMobilePx : TOAST.offsetDesktopPx;
+  useClearanceVersion();
+  const top = clearanceBottom() + offset;
   useVisibleLimit();
   useToastKeys(region);
 
@@ -47,7 +54,7 @@ export function Toasts() {
       <Toaster
         position={TOAST.position}
         gutter={TOAST.gapPx}
-        containerStyle={{ top: offset, right: offset, left: offset, bottom: offset }}
+        containerStyle={{ top, right: offset, left: offset, bottom: offset }}
         toastOptions={{ duration: TOAST.durationMs, removeDelay: TOAST.removeDelayMs }}
       >
         {(t) => <SwipeableToast t={t}>{resolveValue(t.message, t)}</SwipeableToast>}

@@ -5,7 +5,7 @@ import { Conflict } from '../errors/domain';
 import { containsPattern, pageOf, pageWindow, totalOf } from './pagination';
 import { rowsOf, toCompany, toTicketCategory, written } from './rows';
 import { auditCreated, auditDeleted, auditUpdated, jsonColumn, jsonFlag, type AuditContext, type AuditFields } from './audit';
-import { NOW_SQL, assignments, insertSql, setSql, uniqueOrConflict, valuesOf } from './sql';
+import { NOW_SQL, assignments, insertSql, setSql, uniqueOrConflict, valuesOf, type UniqueField } from './sql';
 import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
 
 /** What differs between the lookup tables; the list, read, write and delete logic is shared. */
@@ -26,7 +26,7 @@ const withNameKey = (fields: Record<string, unknown>) =>
   typeof fields.name === 'string' ? { ...fields, nameKey: nameKey(fields.name) } : fields;
 
 const lookupStore = <R, T extends Versioned>(spec: LookupSpec<R, T>) => {
-  const taken = `A ${spec.noun} with this name already exists`;
+  const taken: UniqueField = { field: 'name', detail: `A ${spec.noun} with this name already exists` };
   const columns = { ...spec.columns, nameKey: 'name_key' };
   const fields: AuditFields = Object.fromEntries(
     Object.entries(spec.columns).map(([field, column]) => [field, field === 'isActive' ? jsonFlag(column) : jsonColumn(column)]),

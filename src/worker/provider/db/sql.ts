@@ -5,13 +5,19 @@ export const NOW_SQL = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
 const isUniqueViolation = (error: unknown) => error instanceof Error && /UNIQUE constraint failed/.test(error.message);
 
-/** Runs a write, turning a unique constraint failure into a Conflict saying `detail`. */
-export const uniqueOrConflict = async <T>(write: Promise<T>, detail: string): Promise<T> => {
+/** The field a unique constraint guards and what to say when a value is taken. */
+export interface UniqueField {
+  field: string;
+  detail: string;
+}
+
+/** Runs a write, turning a unique constraint failure into a Conflict saying `detail` (under `errors[field]` too when a field is named). */
+export const uniqueOrConflict = async <T>(write: Promise<T>, taken: string | UniqueField): Promise<T> => {
   try {
     return await write;
   } catch (error) {
-    if (isUniqueViolation(error)) throw new Conflict(detail);
-    throw error;
+    if (!isUniqueViolation(error)) throw error;
+    throw typeof taken === 'string' ? new Conflict(taken) : new Conflict(taken.detail, { [taken.field]: [taken.detail] });
   }
 };
 

@@ -4,10 +4,10 @@ import { Conflict } from '../errors/domain';
 import { containsPattern, pageOf, pageWindow, totalOf } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, jsonFlag, type AuditContext, type AuditFields } from './audit';
 import { USER_COLUMNS, rowsOf, toUser, written, type UserRow } from './rows';
-import { NOW_SQL, uniqueOrConflict } from './sql';
+import { NOW_SQL, uniqueOrConflict, type UniqueField } from './sql';
 import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
 
-const EMAIL_TAKEN = 'Email address is already in use';
+const EMAIL_TAKEN: UniqueField = { field: 'email', detail: 'Email address is already in use' };
 
 export const findUser = async (db: D1Database, id: number) => {
   const row = await db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?1`).bind(id).first<UserRow>();

@@ -9,8 +9,18 @@ export class DomainError extends Error {}
 /** The record asked for does not exist; the message names it ('Ticket not found'). */
 export class NotFound extends DomainError {}
 
-/** The write breaks a rule about the data as it stands (a taken name, a frozen line, a stale step). */
-export class Conflict extends DomainError {}
+/**
+ * The write breaks a rule about the data as it stands (a taken name, a frozen line, a stale step);
+ * `errors` names the fields at fault, so a form can show it under them.
+ */
+export class Conflict extends DomainError {
+  constructor(
+    message: string,
+    readonly errors?: Record<string, string[]>,
+  ) {
+    super(message);
+  }
+}
 
 /** The request's values cannot be used; `errors` names the fields at fault. */
 export class Invalid extends DomainError {
@@ -21,7 +31,6 @@ export class Invalid extends DomainError {
     super(message);
   }
 }
-
 
 /** A write refused because the record is no longer at the version the caller edited: carries it as it now stands. */
 export class StaleVersion<T extends Versioned = Versioned> extends DomainError {

@@ -56,7 +56,10 @@ export const etagOf = (version: number) => `"${version}"`;
 const httpErrorOf = (error: Error) => {
   if (error instanceof ValidationError) return validationFailed(error);
   if (error instanceof Invalid) return badRequest(error.message, error.errors);
-  if (error instanceof Conflict) return new HttpError(409, { title: 'Conflict', status: 409, detail: error.message });
+  if (error instanceof Conflict) {
+    const { message: detail, errors } = error;
+    return new HttpError(409, errors ? { title: 'Conflict', status: 409, detail, errors } : { title: 'Conflict', status: 409, detail });
+  }
   if (error instanceof NotFound) return new HttpError(404, { message: error.message });
   return isBackupLockError(error) ? backupRunning() : error;
 };

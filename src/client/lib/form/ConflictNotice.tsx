@@ -1,0 +1,66 @@
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { useEffect, useRef } from 'react';
+import type { AuditEntity } from '../../../shared/types';
+import { useAudit } from '../audit/api';
+import { ChangeList } from '../audit/ChangeList';
+import { actorOf, type ValueFormats } from '../audit/describe';
+import { formatDateTime } from '../format';
+
+interface ConflictNoticeProps {
+  entity: AuditEntity;
+  entityId: number;
+  busy: boolean;
+  formats?: ValueFormats;
+  onReload: () => void;
+  onOverwrite: () => void;
+}
+
+/**
+ * Shown in a form whose save was refused with 412: who saved the record meanwhile and when (the
+ * newest change in its history), with the two ways on. The person's own edits stay in the form
+ * until they choose.
+ */
+export function ConflictNotice({ entity, entityId, busy, formats, onReload, onOverwrite }: ConflictNoticeProps) {
+  const history = useAudit({ entity, entityId, action: 'update', page: 1, pageSize: 1 });
+  const latest = history.data?.items[0];
+  const box = useRef<HTMLDivElement>(null);
+  // The save button that caused it may be a screen below: bring the notice into view. (A block
+  // body: newer browsers return a promise from scrollIntoView, which React would take for a cleanup.)
+  useEffect(() => {
+    box.current?.scrollIntoView({ block: 'nearest' });
+  }, []);
+  return (
+    <Alert ref={box} color="yellow" title="Someone else changed this while you were editing" mb="md" data-testid="conflict-notice">
+      <Stack gap="xs">
+        <Text size="sm" aria-busy={!history.data && !history.error}>
+          {latest ? (
+            <>
+              <Text span fw={600} size="sm">
+                {actorOf(latest)}
+              </Text>{' '}
+              saved a newer version on{' '}
+              <Text span size="sm" component="time" dateTime={latest.at}>
+                {formatDateTime(latest.at)}
+              </Text>
+              .
+            </>
+          ) : history.data || history.error ? (
+            'A newer version was saved.'
+          ) : (
+            'Finding out who changed it…'
+          )}{' '}
+          Your changes were not saved and are still below.
+        </Text>
+        {latest ? <ChangeList entry={latest} formats={formats} /> : null}
+        <Group gap="xs">
+          <Button size="xs" variant="default" onClick={onReload} disabled={busy}>
+            Reload their version
+          </Button>
+          <Button size="xs" color="yellow.9" onClick={onOverwrite} loading={busy} disabled={busy}>
+            Overwrite with mine
+          </Button>
+        </Group>
+      </Stack>
+    </Alert>
+  );
+}

@@ -1,0 +1,52 @@
+import { useCallback, useSyncExternalStore } from 'react';
+
+/**
+ * Headers of open layers (a record drawer, the settings dialog on a phone) whose controls toasts
+ * must not cover. SPEC.md's toast area stays top-right at its offsets; while such a header is open
+ * the area starts below it, so its close button and title stay clickable.
+ */
+const headers = new Set<HTMLElement>();
+const listeners = new Set<() => void>();
+let version = 0;
+const changed = () => {
+  version += 1;
+  listeners.forEach((listener) => listener());
+};
+
+/** A callback ref for an element inside a layer's header; the header found from it is kept clear. */
+export const useToastClearance = (selector: string) =>
+  useCallback(
+    (element: HTMLElement | null) => {
+      const header = element?.closest<HTMLElement>(selector);
+      if (!header) return;
+      headers.add(header);
+      changed();
+      // A title that wraps on a phone makes the header taller.
+      const resized = new ResizeObserver(changed);
+      resized.observe(header);
+      return () => {
+        resized.disconnect();
+        headers.delete(header);
+        changed();
+      };
+    },
+    [selector],
+  );
+
+/** Changes whenever a header comes or goes, so the toast area measures again. */
+export const useClearanceVersion = () =>
+  useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => version,
+  );
+
+/** The lowest bottom edge of the open headers on screen, in px from the top; 0 with none. */
+export const clearanceBottom = () =>
+  [...headers].reduce((lowest, header) => {
+    if (!header.isConnected) return lowest;
+    const box = header.getBoundingClientRect();
+    return box.width > 0 ? Math.max(lowest, box.bottom) : lowest;
+  }, 0);

@@ -1,0 +1,205 @@
+import { MantineProvider } from '@mantine/core';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { Toaster } from 'react-hot-toast';
+import toast from 'react-hot-toast';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../src/client/lib/api';
+import { TextField, TextareaField } from '../../src/client/lib/form/fields';
+import { MutationForm } from '../../src/client/lib/form/MutationForm';
+import { SubmitButton } from '../../src/client/lib/form/SubmitButton';
+import type { Mutation } from '../../src/client/lib/form/use-mutation';
+
+// The one way the app writes, as people meet it: Mantine fields in a MutationForm, real toasts,
+// and errors shaped as the provider sends them (ApiError carries the parsed body).
+interface Values {
+  name: string;
+  note: string;
+}
+interface Saved extends Values {
+  id: number;
+  version: number;
+}
+
+const fetchMock = vi.fn<typeof fetch>();
+
+/** A promise the test settles by hand, to look at the form while the request is still running. */
+const deferred = <T,>() => {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+};
+
+const renderForm = (mutation: Mutation<Values, Saved>, options: { version?: number; draftKey?: string } = {}) =>
+  render(
+    <MantineProvider>
+      <Toaster />
+      <MutationForm<Values, Saved>
+        mutation={mutation}
+        initialValues={{ name: 'Acme', note: '' }}
+        draft={options.draftKey ? { key: options.draftKey, fields: ['note'] } : undefined}
+        record={
+          options.version === undefined
+            ? undefined
+            : { entity: 'company', id: 5, version: options.version, valuesOf: ({ name, note }) => ({ name, note }) }
+        }
+      >
+        {({ submitting }) => (
+          <>
+            <TextField name="name" label="Name" />
+            <TextareaField name="note" label="Note" />
+            <SubmitButton label="Save" submitting={submitting} />
+          </>
+        )}
+      </MutationForm>
+    </MantineProvider>,
+  );
+
+const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const save = () => fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+const errorFor = (label: string) => {
+  const id = screen.getByLabelText(label).getAttribute('aria-describedby')?.split(' ').find((part) => part.endsWith('-error'));
+  return id ? (document.getElementById(id)?.textContent ?? null) : null;
+};
+
+beforeEach(() => vi.stubGlobal('fetch', fetchMock));
+afterEach(() => {
+  act(() => toast.remove());
+  cleanup();
+  vi.unstubAllGlobals();
+  fetchMock.mockReset();
+  sessionStorage.clear();
+});
+
+const mutationWith = (send: Mutation<Values, Saved>['send'], extra: Partial<Mutation<Values, Saved>> = {}): Mutation<Values, Saved> => ({
+  send,
+  success: (saved) => ['Company saved', saved.name],
+  failure: 'Company not saved',
+  ...extra,
+});
+
+describe('MutationForm', () => {
+  it('disables the submit while the request runs, sends once however often it is clicked, then toasts the success', async () => {
+    const answer = deferred<Saved>();
+    const send = vi.fn(() => answer.promise);
+    const onSuccess = vi.fn();
+    renderForm(mutationWith(send, { onSuccess }));
+    type('Name', 'Acme Ltd');
+    save();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled());
+    save();
+    save();
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(send).toHaveBeenCalledWith({ name: 'Acme Ltd', note: '' }, undefined);
+
+    await act(async () => answer.resolve({ id: 5, version: 2, name: 'Acme Ltd', note: '' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Save' })).toBeEnabled());
+    expect(await screen.findByText('Company saved')).toBeInTheDocument();
+    expect(onSuccess).toHaveBeenCalledWith({ id: 5, version: 2, name: 'Acme Ltd', note: '' }, { name: 'Acme Ltd', note: '' });
+  });
+
+  it("shows a 409's field error under its field, keeps what was typed and toasts the error", async () => {
+    const detail = 'A company with this name already exists';
+    const send = vi.fn(() => Promise.reject(new ApiError(409, detail, { title: 'Conflict', status: 409, detail, errors: { name: [detail] } })));
+    const onSuccess = vi.fn();
+    renderForm(mutationWith(send, { onSuccess }));
+    type('Name', 'Globex');
+    type('Note', 'A long note that must not be lost');
+    save();
+    await waitFor(() => expect(errorFor('Name')).toBe(detail));
+    expect(screen.getByLabelText('Name')).toHaveValue('Globex');
+    expect(screen.getByLabelText('Note')).toHaveValue('A long note that must not be lost');
+    expect(screen.getByLabelText('Name')).toHaveAttribute('aria-invalid', 'true');
+    expect(await screen.findByText('Company not saved')).toBeInTheDocument();
+    expect(onSuccess).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: 'Save' })).toBeEnabled();
+
+    // Editing the field takes the server's message away; it was about the old value.
+    type('Name', 'Globex 2');
+    await waitFor(() => expect(errorFor('Name')).toBeNull());
+  });
+
+  it("maps a 400's errors given as plain strings, and leaves fields the server did not name alone", async () => {
+    const send = vi.fn(() => Promise.reject(new ApiError(400, 'note: Too long', { message: 'note: Too long', errors: { note: 'Too long' } })));
+    renderForm(mutationWith(send));
+    type('Note', 'x'.repeat(20));
+    save();
+    await waitFor(() => expect(errorFor('Note')).toBe('Too long'));
+    expect(errorFor('Name')).toBeNull();
+    expect(screen.getByLabelText('Note')).toHaveValue('x'.repeat(20));
+  });
+
+  it('keeps the input when the server cannot be reached', async () => {
+    const send = vi.fn(() => Promise.reject(new ApiError(0, 'Could not reach the server')));
+    renderForm(mutationWith(send));
+    type('Note', 'typed before the network went away');
+    save();
+    expect(await screen.findByText('Could not reach the server')).toBeInTheDocument();
+    expect(screen.getByLabelText('Note')).toHaveValue('typed before the network went away');
+  });
+
+  it('sends the loaded version as If-Match; a 412 shows the conflict and keeps the edits until a choice is made', async () => {
+    fetchMock.mockImplementation(async () =>
+      Response.json({
+        items: [{ id: 1, at: '2026-11-23T10:00:00Z', actorId: 2, actorName: 'Sam Smith', action: 'update', entity: 'company', entityId: 5, changes: { name: ['Acme', 'Acme Corp'] }, requestId: null }],
+        total: 1,
+        page: 1,
+        pageSize: 1,
+      }),
+    );
+    const theirs: Saved = { id: 5, version: 4, name: 'Acme Corp', note: 'their note' };
+    const send = vi
+      .fn<Mutation<Values, Saved>['send']>()
+      .mockRejectedValueOnce(new ApiError(412, 'Precondition Failed', theirs))
+      .mockResolvedValueOnce({ id: 5, version: 5, name: 'Mine', note: 'my note' });
+    renderForm(mutationWith(send), { version: 3 });
+    type('Name', 'Mine');
+    type('Note', 'my note');
+    save();
+
+    const notice = await screen.findByTestId('conflict-notice');
+    expect(send).toHaveBeenLastCalledWith({ name: 'Mine', note: 'my note' }, 3);
+    await waitFor(() => expect(notice).toHaveTextContent('Sam Smith saved a newer version'));
+    expect(fetchMock.mock.calls[0]?.[0]).toContain('audit?entity=company&entityId=5');
+    expect(screen.getByLabelText('Name')).toHaveValue('Mine');
+    expect(screen.getByLabelText('Note')).toHaveValue('my note');
+    expect(screen.queryByText('Company not saved')).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Overwrite with mine' }));
+    await waitFor(() => expect(send).toHaveBeenCalledTimes(2));
+    expect(send).toHaveBeenLastCalledWith({ name: 'Mine', note: 'my note' }, 4);
+    await waitFor(() => expect(screen.queryByTestId('conflict-notice')).toBeNull());
+  });
+
+  it('"Reload their version" puts their record in the form', async () => {
+    fetchMock.mockImplementation(async () => Response.json({ items: [], total: 0, page: 1, pageSize: 1 }));
+    const theirs: Saved = { id: 5, version: 7, name: 'Theirs', note: 'their note' };
+    const send = vi.fn<Mutation<Values, Saved>['send']>().mockRejectedValueOnce(new ApiError(412, 'Precondition Failed', theirs));
+    renderForm(mutationWith(send), { version: 6 });
+    type('Name', 'Mine');
+    save();
+    await screen.findByTestId('conflict-notice');
+    fireEvent.click(screen.getByRole('button', { name: 'Reload their version' }));
+    await waitFor(() => expect(screen.getByLabelText('Name')).toHaveValue('Theirs'));
+    expect(screen.getByLabelText('Note')).toHaveValue('their note');
+    expect(screen.queryByTestId('conflict-notice')).toBeNull();
+  });
+
+  it('keeps a draft of long text in session storage until it is saved, and restores it', async () => {
+    const send = vi.fn(() => Promise.reject(new ApiError(500, 'Internal Server Error')));
+    const first = renderForm(mutationWith(send), { draftKey: 'company:5' });
+    type('Note', 'half-written thought');
+    save();
+    await screen.findByText('Company not saved');
+    first.unmount();
+
+    renderForm(mutationWith(vi.fn(async (values: Values) => ({ ...values, id: 5, version: 2 }))), { draftKey: 'company:5' });
+    await waitFor(() => expect(screen.getByLabelText('Note')).toHaveValue('half-written thought'));
+    save();
+    await screen.findByText('Company saved');
+    expect(sessionStorage.length).toBe(0);
+  });
+});
