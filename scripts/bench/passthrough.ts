@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Miniflare } from 'miniflare';
 import { bin } from '../run';
+import { SECURITY_HEADERS } from '../../src/worker/security-headers';
 import { BUILT_CONFIG, serveBuilt, waitUntilUp } from '../serve';
 import type { BenchRow } from './stats';
 
@@ -14,6 +15,7 @@ const APP_PORT = 9712;
 const ANSWERS_PORT = 9717;
 const FORWARDS_PORT = 9718;
 const RAW_ANSWERS_PORT = 9719;
+const HEADED_FORWARDS_PORT = 9720;
 const BODY = '{"ok":true,"items":[1,2,3]}';
 
 // The upstream runs in its own process so the load generator does not share its event loop.
@@ -26,6 +28,16 @@ const UPSTREAM_SOURCE = `require('node:http').createServer((req, res) => {
 // machine: one only answers; one only forwards to the upstream and returns what it gets.
 const ANSWERS = `export default { fetch() { return new Response('${BODY}', { headers: { 'content-type': 'application/json' } }); } };`;
 const FORWARDS = `export default { fetch(request) { return fetch('http://127.0.0.1:${UPSTREAM_PORT}/v1/ping', { headers: request.headers }); } };`;
+// The same, plus the headers every answer of the app must carry (security headers, no-store, a
+// request id): the least a passthrough that keeps them can cost here.
+const ANSWER_HEADERS = JSON.stringify([...SECURITY_HEADERS, ['Cache-Control', 'no-store'], ['X-Request-Id', crypto.randomUUID()]]);
+const HEADED_FORWARDS = `const HEADERS = ${ANSWER_HEADERS};
+export default { async fetch(request) {
+  const upstream = await fetch('http://127.0.0.1:${UPSTREAM_PORT}/v1/ping', { headers: request.headers });
+  const response = new Response(upstream.body, upstream);
+  for (const [name, value] of HEADERS) response.headers.set(name, value);
+  return response;
+} };`;
 
 /**
  * The answering Worker in workerd alone, from a hand-written config: Miniflare, which `npm start`
@@ -67,13 +79,19 @@ export const benchPassthrough = async (): Promise<BenchRow[]> => {
   const floorWorker = (script: string, port: number) => new Miniflare({ modules: true, script, compatibilityDate, host: '127.0.0.1', port, logRequests: false });
   const answers = floorWorker(ANSWERS, ANSWERS_PORT);
   const forwards = floorWorker(FORWARDS, FORWARDS_PORT);
+  const headedForwards = floorWorker(HEADED_FORWARDS, HEADED_FORWARDS_PORT);
   const raw = startRawWorkerd(stateDir, compatibilityDate);
   try {
-    await Promise.all([answers.ready, forwards.ready]);
+    await Promise.all([answers.ready, forwards.ready, headedForwards.ready]);
     const url = (port: number, pathname: string) => `http://127.0.0.1:${port}${pathname}`;
     const direct = url(UPSTREAM_PORT, '/v1/ping');
     const through = url(APP_PORT, '/api/v1/ping');
-    const floors = { answers: url(ANSWERS_PORT, '/'), forwards: url(FORWARDS_PORT, '/'), rawAnswers: url(RAW_ANSWERS_PORT, '/') };
+    const floors = {
+      answers: url(ANSWERS_PORT, '/'),
+      forwards: url(FORWARDS_PORT, '/'),
+      headedForwards: url(HEADED_FORWARDS_PORT, '/'),
+      rawAnswers: url(RAW_ANSWERS_PORT, '/'),
+    };
     for (const address of [direct, through, floors.rawAnswers]) await waitUntilUp(address);
     for (const address of [direct, through, ...Object.values(floors)]) await load(address, 10, 2);
 
@@ -83,6 +101,7 @@ export const benchPassthrough = async (): Promise<BenchRow[]> => {
     // The budget compares these two, so they run back to back.
     const throughTen = await load(through, 10);
     const forwardsTen = await load(floors.forwards, 10);
+    const headedForwardsTen = await load(floors.headedForwards, 10);
     const answersTen = await load(floors.answers, 10);
     const rawAnswersTen = await load(floors.rawAnswers, 10);
     const errors = failures(directOne, throughOne, directTen, throughTen);
@@ -115,6 +134,12 @@ export const benchPassthrough = async (): Promise<BenchRow[]> => {
         detail: 'like with like: both in workerd through Miniflare, in the same run',
       },
       reported(
+        'a Worker that only forwards and adds the headers every answer keeps, vs one that only forwards (10 connections)',
+        `${((headedForwardsTen.requests.average / forwardsTen.requests.average) * 100).toFixed(0)}% (${Math.round(headedForwardsTen.requests.average)} / ${Math.round(forwardsTen.requests.average)} req/s)`,
+        headedForwardsTen.requests.average / forwardsTen.requests.average,
+        'the ceiling for the row above while every security header, no-store and X-Request-Id stay',
+      ),
+      reported(
         'passthrough throughput vs direct (10 connections)',
         `${(ratio * 100).toFixed(0)}% (${Math.round(throughTen.requests.average)} / ${Math.round(directTen.requests.average)} req/s)`,
         ratio,
@@ -133,7 +158,7 @@ export const benchPassthrough = async (): Promise<BenchRow[]> => {
       ),
     ];
   } finally {
-    await Promise.all([answers.dispose(), forwards.dispose(), app.dispose()]);
+    await Promise.all([answers.dispose(), forwards.dispose(), headedForwards.dispose(), app.dispose()]);
     upstream.kill('SIGTERM');
     raw.kill('SIGTERM');
     rmSync(stateDir, { recursive: true, force: true });
