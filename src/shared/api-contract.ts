@@ -3,7 +3,7 @@ import type { LoginPayload } from './schemas/auth';
 import type { LineChanges, LineListQuery, LinePayload, StatementChanges, StatementRequest } from './schemas/invoices';
 import type { ListQuery } from './schemas/list';
 import type { CompanyChanges, CompanyPayload, TicketCategoryChanges, TicketCategoryPayload } from './schemas/lookups';
-import type { TicketReportQuery, TimesheetQuery } from './schemas/reports';
+import type { DashboardQuery, TicketReportQuery, TimesheetQuery } from './schemas/reports';
 import type { SearchQuery } from './schemas/search';
 import type { BackupDownloadQuery } from './schemas/settings';
 import type { CommentPayload, TicketChanges, TicketListQuery, TicketPayload, TimeEntryPayload } from './schemas/tickets';
@@ -89,7 +89,7 @@ export interface ApiContract {
 
   'GET /reports/timesheet': { query: TimesheetQuery; response: TimesheetReport };
   'GET /reports/tickets': { query: TicketReportQuery; response: TicketReport };
-  'GET /dashboard/summary': { response: DashboardSummary };
+  'GET /dashboard/summary': { query: DashboardQuery; response: DashboardSummary };
   'GET /search': { query: SearchQuery; response: Items<SearchResult> };
   'GET /audit': { query: AuditQuery; response: Page<AuditEntry> };
 }

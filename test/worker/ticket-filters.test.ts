@@ -86,4 +86,32 @@ describe('ticket list filters', () => {
     const body = await expectError(await api(`tickets?${field}=${encodeURIComponent(value)}`, { token: admin }), 400);
     expect(body.errors?.[field]).toEqual(['Must be true or false']);
   });
+
+  it("overdue counts from the person's today when it is sent, in the list and on the dashboard alike", async () => {
+    // Already tomorrow in Auckland: a ticket due today (UTC) is late there.
+    const tomorrow = addDays(today, 1);
+    expect(await titles(`overdue=true&today=${tomorrow}`)).toEqual(['due-today', 'late', 'late-time']);
+    const [summary, overdue] = await Promise.all([
+      readJson<DashboardSummary>(await api(`dashboard/summary?today=${tomorrow}`, { token: admin })),
+      list(`overdue=true&today=${tomorrow}&pageSize=1`),
+    ]);
+    expect(summary.status).toBe(200);
+    expect(summary.body.overdue).toBe(overdue.total);
+  });
+
+  it.each([
+    ['tickets?overdue=true&today=', 'today'],
+    ['dashboard/summary?today=', 'today'],
+  ])('refuses a today that is no time zone\'s today (%s)', async (path, field) => {
+    expect((await api(`${path}${addDays(today, -1)}`, { token: admin })).status).toBe(200);
+    for (const [value, message] of [
+      [addDays(today, 3), 'Must be today in some time zone'],
+      [addDays(today, -2), 'Must be today in some time zone'],
+      ['2026-02-30', 'Must be a real date'],
+      ['tomorrow', 'Must be a date as YYYY-MM-DD'],
+    ]) {
+      const body = await expectError(await api(`${path}${value}`, { token: admin }), 400);
+      expect(body.errors?.[field], value).toContain(message);
+    }
+  });
 });

@@ -23,5 +23,5 @@ export const preloadRoute = (to: string, { data = false, withShell = false }: Ro
       console.error('Error preloading route!', error);
     });
   }
-  if (data && authState.token) for (const key of routes.flatMap((route) => route.data ?? [])) preloadApi(key);
+  if (data && authState.token) for (const key of routes.flatMap((route) => route.data ?? [])) preloadApi(key());
 };

@@ -1,5 +1,5 @@
 import type { Permission } from '../../shared/permissions';
-import { DASHBOARD_SUMMARY } from '../features/dashboard/api';
+import { dashboardSummaryPath } from '../features/dashboard/api';
 
 type PageModule = Record<string, unknown>;
 
@@ -26,8 +26,11 @@ export interface RouteDef {
   readonly requires?: Permission;
   /** Shown without signing in, outside the app shell. */
   readonly public?: true;
-  /** The SWR keys the page reads first, exactly as its hooks spell them, to ask for them early. */
-  readonly data?: readonly string[];
+  /**
+   * The SWR keys the page reads first, exactly as its hooks spell them, to ask for them early;
+   * worked out when asked, since a key may hold the person's today.
+   */
+  readonly data?: readonly (() => string)[];
   /** Pages shown inside this one as tabs; a child with the parent's own path is the index. */
   readonly children?: readonly RouteDef[];
 }
@@ -38,7 +41,7 @@ export interface RouteDef {
  */
 export const ROUTES = [
   { path: '/login', public: true, page: page(() => import('../features/auth/LoginPage'), 'LoginPage') },
-  { path: '/dashboard', nav: 'Dashboard', page: page(() => import('../features/dashboard/DashboardPage'), 'DashboardPage'), data: [DASHBOARD_SUMMARY] },
+  { path: '/dashboard', nav: 'Dashboard', page: page(() => import('../features/dashboard/DashboardPage'), 'DashboardPage'), data: [dashboardSummaryPath] },
   { path: '/users', nav: 'Users', page: page(() => import('../features/users/UsersPage'), 'UsersPage') },
   { path: '/tickets', nav: 'Tickets', page: page(() => import('../features/tickets/TicketsPage'), 'TicketsPage') },
   { path: '/lookups/companies', group: 'Lookups', nav: 'Companies', page: page(() => import('../features/lookups/CompaniesPage'), 'CompaniesPage') },

@@ -1,5 +1,5 @@
 import { object, string, type InferType } from 'yup';
-import { dateRange } from './filters';
+import { dateRange, personsToday } from './filters';
 import { filterId } from './ids';
 
 export const MAX_RANGE_DAYS = 366;
@@ -22,3 +22,7 @@ export const ticketReportQuerySchema = object({
   groupBy: string().oneOf(TICKET_REPORT_GROUPS, `Must be one of ${TICKET_REPORT_GROUPS.join(', ')}`).default('status'),
 });
 export type TicketReportQuery = InferType<typeof ticketReportQuerySchema>;
+
+/** `GET dashboard/summary`: the asking person's today, so "overdue" and "this week" follow their calendar. */
+export const dashboardQuerySchema = object({ today: personsToday() });
+export type DashboardQuery = InferType<typeof dashboardQuerySchema>;

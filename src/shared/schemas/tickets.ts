@@ -1,7 +1,7 @@
 import { boolean, number, object, string, type InferType } from 'yup';
 import { addMonths, ISO_DATE, isRealDate, utcDay } from '../dates';
 import { filledLine, filledParagraph, paragraph } from './fields';
-import { calendarDate, filterFlag } from './filters';
+import { calendarDate, filterFlag, personsToday } from './filters';
 import { filterId, recordId } from './ids';
 import { listQuerySchema } from './list';
 
@@ -66,6 +66,8 @@ export const ticketListQuerySchema = listQuerySchema.shape({
   open: filterFlag(),
   overdue: filterFlag(),
   mine: filterFlag(),
+  // What overdue counts from; without it, the UTC day.
+  today: personsToday(),
   sort: string().oneOf(
     TICKET_SORTS.flatMap((key) => [key, `-${key}`]),
     `Must be one of ${TICKET_SORTS.join(', ')}, optionally prefixed with -`,

@@ -3,11 +3,14 @@ import type { CommentPayload, TicketChanges, TicketListQuery, TicketPayload, Tim
 import { callApi } from '../../lib/endpoints';
 import { fullName } from '../../lib/format';
 import type { Option } from '../../lib/form/fields';
+import { today } from '../../lib/today';
 import { useApi } from '../../lib/use-api';
 
-export type TicketFilters = Partial<Omit<TicketListQuery, 'page' | 'pageSize'>>;
+export type TicketFilters = Partial<Omit<TicketListQuery, 'page' | 'pageSize' | 'today'>>;
 
-export const useTickets = (query: TicketFilters & { page: number }) => useApi('GET /tickets', { query });
+/** A page of tickets; "overdue" counts from the person's today, like the dashboard's card. */
+export const useTickets = (query: TicketFilters & { page: number }) =>
+  useApi('GET /tickets', { query: query.overdue ? { ...query, today: today() } : query });
 export const useTicket = (id: number | undefined) => useApi('GET /tickets/:id', id ? { params: { id } } : null);
 export const useComments = (id: number) => useApi('GET /tickets/:id/comments', { params: { id } });
 export const useTimeEntries = (id: number) => useApi('GET /tickets/:id/time-entries', { params: { id } });

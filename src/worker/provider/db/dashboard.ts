@@ -15,9 +15,12 @@ interface Figures {
 
 const DAYS_CHARTED = 30;
 
-/** The dashboard's figures in one batch: one round trip, one consistent read. */
-export const dashboardSummary = async (db: D1Database, userId: number, now = new Date()): Promise<DashboardSummary> => {
-  const today = utcDay(now);
+/**
+ * The dashboard's figures in one batch: one round trip, one consistent read. `today` is the
+ * asking person's (their calendar), else the UTC day; overdue and this week count from it.
+ */
+export const dashboardSummary = async (db: D1Database, userId: number, today?: string, now = new Date()): Promise<DashboardSummary> => {
+  today ??= utcDay(now);
   const since = addDays(today, -(DAYS_CHARTED - 1));
   const weekAgo = new Date(now.getTime() - 7 * DAY_MS).toISOString();
   const [figures, recent, series] = await db.batch([

@@ -59,7 +59,7 @@ const filters = (query: TicketListQuery, userId: number) => {
   if (query.assigneeId) add('t.assignee_id = ?', query.assigneeId);
   if (query.mine) add('t.assignee_id = ?', userId);
   if (query.open) clauses.push(OPEN_SQL);
-  if (query.overdue) add(OVERDUE_SQL, utcDay());
+  if (query.overdue) add(OVERDUE_SQL, query.today ?? utcDay());
   if (query.q) {
     const terms = searchTerms(query.q);
     if (terms.id !== null) add('t.id = ?', terms.id);

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { ticketReportQuerySchema, timesheetQuerySchema } from '../../../shared/schemas/reports';
+import { dashboardQuerySchema, ticketReportQuerySchema, timesheetQuerySchema } from '../../../shared/schemas/reports';
 import { dashboardSummary } from '../db/dashboard';
 import { ticketReport, timesheet } from '../db/reports';
 import { requireAuth, type ProviderEnv } from '../http/auth';
@@ -12,4 +12,4 @@ export const reportRoutes = new Hono<ProviderEnv>()
 
 export const dashboardRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
-  .get('/summary', async (c) => c.json(await dashboardSummary(c.env.DB, c.get('userId'))));
+  .get('/summary', queryOf(dashboardQuerySchema), async (c) => c.json(await dashboardSummary(c.env.DB, c.get('userId'), c.req.valid('query').today)));
