@@ -58,6 +58,19 @@ describe.each([
   });
 });
 
+describe.each(['Pacific/Auckland', 'America/Los_Angeles'])('the dashboard in %s', (zone) => {
+  // The real clock: the provider refuses a today more than a day from its own.
+  it("asks for its figures with the person's today, which the provider accepts", async () => {
+    const page = await openIn(zone);
+    const answered = apiResponse(page, /^dashboard\/summary\?/);
+    await page.goto('/dashboard/');
+    const response = await answered;
+    expect(response.status()).toBe(200);
+    const localToday = new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date());
+    expect(new URL(response.url()).searchParams.get('today')).toBe(localToday);
+  });
+});
+
 describe('timesheet periods', () => {
   it('Month, then Previous, then Week stays in that month, and back to Month returns to it', async () => {
     const page = await openIn('Pacific/Auckland');

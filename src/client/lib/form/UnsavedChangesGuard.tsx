@@ -1,28 +1,11 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useWindowEvent } from '@mantine/hooks';
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useBlocker, type BlockerFunction, type Location } from 'react-router-dom';
-import { answerDiscard, askToDiscard, formsLostBy, hasUnsavedWork, useDiscardQuestion, type GuardedForm } from './unsaved';
+import { askToDiscard, formsLostBy, hasUnsavedWork, useDiscardQuestion, type GuardedForm } from './unsaved';
 
-/** The one dialog that asks before unsaved changes go. "Keep editing" is the safe default and has focus. */
-function DiscardPrompt() {
-  const asking = useDiscardQuestion();
-  return (
-    <Modal opened={asking} onClose={() => answerDiscard(false)} title="Discard unsaved changes?" centered zIndex={400} withCloseButton={false}>
-      <Stack data-testid="discard-prompt">
-        <Text size="sm">You have changes that are not saved yet. If you leave now, they are lost.</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => answerDiscard(false)} data-autofocus>
-            Keep editing
-          </Button>
-          <Button color="red" onClick={() => answerDiscard(true)}>
-            Discard changes
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
-  );
-}
+// The dialog's code (a Mantine Modal and its scroll lock) loads the first time it is needed, so
+// the sign-in page's bundle does not carry it.
+const DiscardPrompt = lazy(() => import('./DiscardPrompt').then((module) => ({ default: module.DiscardPrompt })));
 
 /**
  * Unsaved work is never dropped without asking: a navigation that would take a dirty form off the
@@ -61,5 +44,13 @@ export function UnsavedChangesGuard() {
     event.returnValue = '';
   });
 
-  return <DiscardPrompt />;
+  // Once shown it stays mounted, so the dialog closes with its transition and gives focus back.
+  const asking = useDiscardQuestion();
+  const [shown, setShown] = useState(false);
+  if (asking && !shown) setShown(true);
+  return shown ? (
+    <Suspense fallback={null}>
+      <DiscardPrompt />
+    </Suspense>
+  ) : null;
 }
