@@ -1,10 +1,11 @@
-import { Alert, Button, Group, Skeleton, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Skeleton, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { BackupList as BackupListData, BackupMadeBy } from '../../../shared/types';
 import { downloadFromApi } from '../../lib/download';
 import { formatDateTime } from '../../lib/format';
 import { useCan } from '../../lib/permissions';
 import { notify } from '../../lib/toast/notify';
+import { LoadError } from '../../lib/ui/LoadError';
 
 /** The Database tab warns when the daily backup (03:00 UTC) has not run for longer than this. */
 const SCHEDULE_STALE_HOURS = 26;
@@ -71,18 +72,7 @@ function DownloadButton({ backupKey, time }: { backupKey: string; time: string }
 /** The backups in R2, newest first, and whether the daily backup is running. */
 export function BackupList({ data, error, onRetry }: BackupListProps) {
   const canDownload = useCan('downloadBackups');
-  if (error && !data) {
-    return (
-      <Alert color="red" title="Could not load the backups">
-        <Group justify="space-between">
-          <Text size="sm">{error.message}</Text>
-          <Button size="xs" variant="white" color="red" onClick={onRetry}>
-            Try again
-          </Button>
-        </Group>
-      </Alert>
-    );
-  }
+  if (error && !data) return <LoadError title="Could not load the backups" error={error} onRetry={onRetry} />;
   return (
     <>
       <Title order={3} size="h5" id="backups-heading">

@@ -1,7 +1,8 @@
-import { Alert, Button, EmptyState, Group, Pagination, Skeleton, Table, Text, UnstyledButton } from '@mantine/core';
+import { EmptyState, Group, Pagination, Skeleton, Table, Text, UnstyledButton } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { Page } from '../../../shared/types';
 import classes from './data-table.module.css';
+import { LoadError } from './LoadError';
 
 export interface Column<T> {
   key: string;
@@ -45,18 +46,7 @@ function SortHeader({ label, value, sort, onSortChange }: { label: string; value
 export function DataTable<T extends { id: number }>(props: DataTableProps<T>) {
   const { columns, page, error, onRetry, onPageChange, onOpen, selectedId, sort, onSortChange, empty, label } = props;
 
-  if (error && !page) {
-    return (
-      <Alert color="red" title="Could not load this list">
-        <Group justify="space-between">
-          <Text size="sm">{error.message}</Text>
-          <Button size="xs" variant="white" color="red" onClick={onRetry}>
-            Try again
-          </Button>
-        </Group>
-      </Alert>
-    );
-  }
+  if (error && !page) return <LoadError title="Could not load this list" error={error} onRetry={onRetry} />;
   if (page && page.total === 0) {
     return (
       <EmptyState title={empty.title} description={empty.description} py="xl">
