@@ -53,7 +53,7 @@ describe('two tabs save the same ticket', () => {
     const axe = await new AxeBuilder({ page: tabB }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).include('[data-testid="conflict-notice"]').analyze();
     expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
 
-    // "Overwrite with mine": B's whole form goes over A's version, as B chose.
+    // "Overwrite with mine": B's own change goes over A's version; A's priority, which B did not touch, stays.
     expect(await (async () => {
       const patched = apiResponse(tabB, /^tickets\/\d+$/, 'PATCH');
       await notice.getByRole('button', { name: 'Overwrite with mine' }).click();
@@ -61,7 +61,7 @@ describe('two tabs save the same ticket', () => {
     })()).toBe(200);
     await toast(tabB, 'success', 'Ticket saved').waitFor();
     await notice.waitFor({ state: 'hidden' });
-    expect(await adminApi<Ticket>(`tickets/${ticket.id}`)).toMatchObject({ priority: 'normal', description: 'B wrote this carefully' });
+    expect(await adminApi<Ticket>(`tickets/${ticket.id}`)).toMatchObject({ priority: 'urgent', description: 'B wrote this carefully' });
 
     // Changed again elsewhere; this time B takes their version instead.
     await adminApi(`tickets/${ticket.id}`, { method: 'PATCH', body: { title: `${ticket.title} renamed` } });

@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Toaster } from 'react-hot-toast';
 import toast from 'react-hot-toast';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -164,14 +164,43 @@ describe('MutationForm', () => {
     expect(send).toHaveBeenLastCalledWith({ name: 'Mine', note: 'my note' }, 3);
     await waitFor(() => expect(notice).toHaveTextContent('Sam Smith saved a newer version'));
     expect(fetchMock.mock.calls[0]?.[0]).toContain('audit?entity=company&entityId=5');
-    expect(screen.getByLabelText('Name')).toHaveValue('Mine');
-    expect(screen.getByLabelText('Note')).toHaveValue('my note');
+    expect(screen.getByRole('textbox', { name: 'Name' })).toHaveValue('Mine');
+    expect(screen.getByRole('textbox', { name: 'Note' })).toHaveValue('my note');
     expect(screen.queryByText('Company not saved')).toBeNull();
 
     fireEvent.click(screen.getByRole('button', { name: 'Overwrite with mine' }));
     await waitFor(() => expect(send).toHaveBeenCalledTimes(2));
     expect(send).toHaveBeenLastCalledWith({ name: 'Mine', note: 'my note' }, 4);
     await waitFor(() => expect(screen.queryByTestId('conflict-notice')).toBeNull());
+  });
+
+  it('an edit sends only the changed fields; an overwrite keeps their other changes and sends the value picked for a field both changed', async () => {
+    fetchMock.mockImplementation(async () => Response.json({ items: [], total: 0, page: 1, pageSize: 1 }));
+    // They changed both fields meanwhile; this person changed only the name.
+    const theirs: Saved = { id: 5, version: 4, name: 'Acme Corp', note: 'their note' };
+    const send = vi
+      .fn<Mutation<Values, Saved>['send']>()
+      .mockRejectedValueOnce(new ApiError(412, 'Precondition Failed', theirs))
+      .mockResolvedValueOnce({ id: 5, version: 5, name: 'Acme Corp', note: 'their note' });
+    renderForm(mutationWith(send), { version: 3 });
+    type('Name', 'Mine');
+    save();
+    const notice = await screen.findByTestId('conflict-notice');
+    expect(send).toHaveBeenLastCalledWith({ name: 'Mine' }, 3);
+
+    const name = within(notice).getByRole('radiogroup', { name: 'Name' });
+    expect(within(name).getByRole('radio', { name: 'Theirs: Acme Corp' })).not.toBeChecked();
+    expect(within(name).getByRole('radio', { name: 'Mine: Mine' })).toBeChecked();
+    // Only the name clashes: their note is no choice of this person's.
+    expect(within(notice).queryByRole('radiogroup', { name: 'Note' })).toBeNull();
+    fireEvent.click(within(name).getByRole('radio', { name: 'Theirs: Acme Corp' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Overwrite with mine' }));
+    await waitFor(() => expect(send).toHaveBeenCalledTimes(2));
+    expect(send).toHaveBeenLastCalledWith({}, 4);
+    await waitFor(() => expect(screen.queryByTestId('conflict-notice')).toBeNull());
+    // The form starts again from the saved record, their values included.
+    expect(screen.getByLabelText('Name')).toHaveValue('Acme Corp');
+    expect(screen.getByLabelText('Note')).toHaveValue('their note');
   });
 
   it('"Reload their version" puts their record in the form', async () => {

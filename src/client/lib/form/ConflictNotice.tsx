@@ -1,16 +1,25 @@
-import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Radio, Stack, Text } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import type { AuditEntity } from '../../../shared/types';
 import { useAudit } from '../audit/api';
 import { ChangeList } from '../audit/ChangeList';
-import { actorOf, type ValueFormats } from '../audit/describe';
+import { actorOf, fieldLabel, formatValue, type ValueFormats } from '../audit/describe';
 import { formatDateTime } from '../format';
+import type { Choice, Clash } from './changes';
+
+// A long description shows its start: enough to tell the two versions apart.
+const SHOWN_CHARS = 160;
+const shown = (text: string) => (text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS - 1)}…` : text);
 
 interface ConflictNoticeProps {
   entity: AuditEntity;
   entityId: number;
   busy: boolean;
   formats?: ValueFormats;
+  /** The fields both people changed; for each the person picks whose value the overwrite keeps. */
+  clashes: Clash[];
+  choices: Partial<Record<string, Choice>>;
+  onChoose: (field: string, choice: Choice) => void;
   onReload: () => void;
   onOverwrite: () => void;
 }
@@ -20,7 +29,7 @@ interface ConflictNoticeProps {
  * newest change in its history), with the two ways on. The person's own edits stay in the form
  * until they choose.
  */
-export function ConflictNotice({ entity, entityId, busy, formats, onReload, onOverwrite }: ConflictNoticeProps) {
+export function ConflictNotice({ entity, entityId, busy, formats, clashes, choices, onChoose, onReload, onOverwrite }: ConflictNoticeProps) {
   const history = useAudit({ entity, entityId, action: 'update', page: 1, pageSize: 1 });
   const latest = history.data?.items[0];
   const box = useRef<HTMLDivElement>(null);
@@ -52,6 +61,25 @@ export function ConflictNotice({ entity, entityId, busy, formats, onReload, onOv
           Your changes were not saved and are still below.
         </Text>
         {latest ? <ChangeList entry={latest} formats={formats} /> : null}
+        {clashes.length > 0 ? (
+          <Stack gap="xs" data-testid="conflict-choices">
+            <Text size="sm">You both changed {clashes.length === 1 ? 'this field' : 'these fields'}. Choose which value to keep; your other changes are saved over theirs.</Text>
+            {clashes.map((clash) => (
+              <Radio.Group
+                key={clash.field}
+                name={`conflict-${clash.field}`}
+                label={fieldLabel(clash.field)}
+                value={choices[clash.field] ?? 'mine'}
+                onChange={(value) => onChoose(clash.field, value === 'theirs' ? 'theirs' : 'mine')}
+              >
+                <Stack gap={4} mt={4}>
+                  <Radio value="theirs" label={`Theirs: ${shown(formatValue(clash.field, clash.theirs, formats))}`} disabled={busy} styles={{ label: { overflowWrap: 'anywhere' } }} />
+                  <Radio value="mine" label={`Mine: ${shown(formatValue(clash.field, clash.mine, formats))}`} disabled={busy} styles={{ label: { overflowWrap: 'anywhere' } }} />
+                </Stack>
+              </Radio.Group>
+            ))}
+          </Stack>
+        ) : null}
         <Group gap="xs">
           <Button size="xs" variant="default" onClick={onReload} disabled={busy}>
             Reload their version

@@ -1,8 +1,9 @@
 import type { FormApi, ValidationErrors } from 'final-form';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Form, type FormRenderProps } from 'react-final-form';
 import type { AuditEntity } from '../../../shared/types';
 import type { ValueFormats } from '../audit/describe';
+import { clashesOf, overwriteOf, patchOf, type Choice, type FormValues } from './changes';
 import { ConflictNotice } from './ConflictNotice';
 import { clearDraft, readDraft, writeDraft, type Draft } from './drafts';
 import { guardForm, useGuardScope, type GuardedForm } from './unsaved';
@@ -89,16 +90,27 @@ function FormWatch<V extends object>({ form, draft }: { form: FormApi<V>; draft:
 export function MutationForm<V extends object, R>({ mutation, initialValues, validate, record, draft, next, children }: MutationFormProps<V, R>) {
   const save = useMutation(mutation, record?.version);
   const overwriting = useRef(false);
+  // For each field both people changed: whose value the overwrite keeps.
+  const [choices, setChoices] = useState<Partial<Record<string, Choice>>>({});
+  const theirs = record && save.conflict !== null ? (record.valuesOf(save.conflict) as FormValues) : null;
 
-  const settle = (form: FormApi<V>, values: V) => {
+  const settle = (form: FormApi<V>, values: V, result: R) => {
     if (draft) clearDraft(draft.key);
-    form.restart(next ? next(values) : values);
+    // Only the changed fields went out: the saved record holds everyone's, so the form starts from it.
+    form.restart(next ? next(values) : record ? { ...values, ...record.valuesOf(result) } : values);
   };
 
   const onSubmit = async (values: V, form: FormApi<V>) => {
-    const send = overwriting.current ? save.overwrite : save.run;
+    const overwrite = overwriting.current;
     overwriting.current = false;
-    const outcome = await send(values, () => settle(form, values));
+    const loaded = (form.getState().initialValues ?? {}) as FormValues;
+    const mine = values as FormValues;
+    // An edit sends only what this person changed since the form was loaded; on an overwrite, less
+    // the fields both changed where they gave the other person's value the preference. The update
+    // schemas take any subset of their fields, so the partial body is a valid V for the server.
+    const body = record ? ((overwrite && theirs ? overwriteOf(loaded, mine, theirs, choices) : patchOf(loaded, mine)) as V) : values;
+    const outcome = await (overwrite ? save.overwrite : save.run)(values, (result) => settle(form, values, result), body);
+    if (outcome.kind !== 'conflict') setChoices({});
     return outcome.kind === 'failed' || outcome.kind === 'conflict' ? outcome.errors : undefined;
   };
 
@@ -109,16 +121,20 @@ export function MutationForm<V extends object, R>({ mutation, initialValues, val
       initialValues={initialValues}
       render={(props) => (
         <form onSubmit={props.handleSubmit} noValidate>
-          {record && save.conflict !== null ? (
+          {record && theirs ? (
             <ConflictNotice
               entity={record.entity}
               entityId={record.id}
               formats={record.formats}
               busy={props.submitting === true}
+              clashes={clashesOf((props.form.getState().initialValues ?? {}) as FormValues, props.values as FormValues, theirs)}
+              choices={choices}
+              onChoose={(field, choice) => setChoices((all) => ({ ...all, [field]: choice }))}
               onReload={() => {
                 const current = save.acceptTheirs();
                 if (current === null) return;
                 if (draft) clearDraft(draft.key);
+                setChoices({});
                 props.form.restart(record.valuesOf(current));
                 record.onReload?.(current);
               }}

@@ -2,6 +2,7 @@ import { FORM_ERROR, setIn, type SubmissionErrors } from 'final-form';
 import { useRef, useState } from 'react';
 import { ApiError, CONFLICT_MESSAGE, conflictRecord } from '../api';
 import { notify } from '../toast/notify';
+import { holdFocus } from './keep-focus';
 
 /** A toast's title and optional description line. */
 export type ToastText = readonly [title: string, description?: string];
@@ -65,13 +66,17 @@ export function useMutation<V, R>(mutation: Mutation<V, R>, version?: number) {
   const [own, setOwn] = useState({ loaded: version, current: version });
   const base = own.loaded === version ? own.current : version;
 
-  /** `settle` runs after a success and before `onSuccess`, so a form is clean before any navigation. */
-  const attempt = async (values: V, ifMatch: number | undefined, settle?: (result: R) => void): Promise<Outcome<R>> => {
+  /**
+   * `settle` runs after a success and before `onSuccess`, so a form is clean before any navigation.
+   * `body` is what goes to the server when it is less than the form's values (only the changed fields).
+   */
+  const attempt = async (values: V, ifMatch: number | undefined, settle?: (result: R) => void, body: V = values): Promise<Outcome<R>> => {
     if (running.current) return { kind: 'busy' };
     running.current = true;
     setBusy(true);
+    const giveFocusBack = holdFocus();
     try {
-      const result = await mutation.send(values, ifMatch);
+      const result = await mutation.send(body, ifMatch);
       setConflict(null);
       setOwn({ loaded: version, current: versionOf(result) ?? ifMatch });
       settle?.(result);
@@ -91,6 +96,7 @@ export function useMutation<V, R>(mutation: Mutation<V, R>, version?: number) {
     } finally {
       running.current = false;
       setBusy(false);
+      giveFocusBack();
     }
   };
 
@@ -99,9 +105,9 @@ export function useMutation<V, R>(mutation: Mutation<V, R>, version?: number) {
     /** The record as someone else saved it, after a 412; null otherwise. */
     conflict,
     /** Runs the mutation with the record's current version. */
-    run: (values: V, settle?: (result: R) => void) => attempt(values, base, settle),
-    /** After a conflict: sends these values again over the other person's version. */
-    overwrite: (values: V, settle?: (result: R) => void) => attempt(values, conflict === null ? base : (versionOf(conflict) ?? base), settle),
+    run: (values: V, settle?: (result: R) => void, body?: V) => attempt(values, base, settle, body),
+    /** After a conflict: sends these values (or `body`) again over the other person's version. */
+    overwrite: (values: V, settle?: (result: R) => void, body?: V) => attempt(values, conflict === null ? base : (versionOf(conflict) ?? base), settle, body),
     /** After a conflict: takes their version as the one to edit; returns it for the form to show. */
     acceptTheirs: () => {
       if (conflict === null) return null;
