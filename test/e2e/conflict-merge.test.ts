@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { THEME_STORAGE_KEY } from '../../src/shared/constants';
 import type { AuditEntry, Company, Page as ListPage, Ticket } from '../../src/shared/types';
 import { DESKTOP, PHONE, POLL, adminApi, apiResponse, browserPerFile, choose, drawer, makeAccount, screenshot, settled, toast, uniqueTag, type Viewport } from './fixtures';
 
@@ -26,12 +27,19 @@ const overwrite = (page: Page, pattern: RegExp) => patchBy(page, pattern, drawer
 
 const newTicket = () => adminApi<Ticket>('tickets', { method: 'POST', body: { title: `Printer ${uniqueTag()}`, description: 'Jams on page two', priority: 'normal' } });
 
+/** A tab whose app theme (the one the account menu sets) is `theme`. */
+const openIn = async (viewport: Viewport, theme: 'light' | 'dark', as?: Awaited<ReturnType<typeof makeAccount>>) => {
+  const page = await chrome.open(viewport, { as });
+  await page.context().addInitScript(({ key, value }) => localStorage.setItem(key, value), { key: THEME_STORAGE_KEY, value: theme });
+  return page;
+};
+
 /** Ben (staff) and the admin open the same ticket; Ben saves Priority High and a new description first. */
-const benSavesFirst = async (viewport: Viewport, context?: { colorScheme: 'light' | 'dark' }) => {
+const benSavesFirst = async (viewport: Viewport, theme: 'light' | 'dark' = 'light') => {
   const ticket = await newTicket();
   const ben = await makeAccount('staff', 'Ben');
-  const bens = await chrome.open(viewport, { as: ben, context });
-  const admins = await chrome.open(viewport, { context });
+  const bens = await openIn(viewport, theme, ben);
+  const admins = await openIn(viewport, theme);
   await openTicket(bens, ticket);
   await openTicket(admins, ticket);
   await choose(bens, drawer(bens).getByLabel('Priority'), 'High');
@@ -86,7 +94,8 @@ describe('overwriting after a conflict', () => {
     ['light', 'phone', PHONE],
     ['dark', 'phone', PHONE],
   ] as const)('a field both changed shows both values and the person picks by keyboard (%s, %s)', async (theme, width, viewport) => {
-    const { ticket, admins } = await benSavesFirst(viewport, { colorScheme: theme });
+    const { ticket, admins } = await benSavesFirst(viewport, theme);
+    expect(await admins.locator('html').getAttribute('data-mantine-color-scheme')).toBe(theme);
     await drawer(admins).getByLabel('Title').fill(`${ticket.title} again`);
     await choose(admins, drawer(admins).getByLabel('Priority'), 'Urgent');
     expect((await saveTicket(admins)).status).toBe(412);
