@@ -1,3 +1,4 @@
+import { SETUP_REQUEST_ID } from '../../../shared/schemas/audit';
 import type { AuditAction, AuditEntity, AuditEntry } from '../../../shared/types';
 import { formatCents, formatDate, formatDateTime, formatMinutes } from '../format';
 
@@ -111,6 +112,12 @@ export const describeChanges = (entry: Pick<AuditEntry, 'action' | 'changes'>, f
     .map(([field, pair]) => describeOne(entry.action, field, pair, formats))
     .filter((change) => change.kind !== 'set' || change.after !== EMPTY);
 
-/** Who did it, for entries whose actor is gone or was never known (a failed sign-in). */
-export const actorOf = (entry: Pick<AuditEntry, 'actorId' | 'actorName'>) =>
-  entry.actorName ?? (entry.actorId ? `User #${entry.actorId}` : 'Someone unknown');
+/**
+ * Who did it, for entries whose actor is gone or was never known (a failed sign-in); "Setup" for
+ * what `npm run admin:create` made before anyone could sign in.
+ */
+export const actorOf = (entry: Pick<AuditEntry, 'actorId' | 'actorName'> & Partial<Pick<AuditEntry, 'requestId'>>) => {
+  if (entry.actorName) return entry.actorName;
+  if (entry.actorId) return `User #${entry.actorId}`;
+  return entry.requestId === SETUP_REQUEST_ID ? 'Setup' : 'Someone unknown';
+};
