@@ -12,6 +12,13 @@ import { bin } from '../../scripts/run';
 // `wrangler types` says what Env that config gives the code. Nothing here names today's
 // bindings: a binding added to wrangler.toml or to Env must be added to the other.
 
+/** What a [[migrations]] entry of wrangler.toml may create. */
+interface Migration {
+  new_classes?: string[];
+  new_sqlite_classes?: string[];
+  renamed_classes?: { from: string; to: string }[];
+}
+
 let folder: string;
 const config = unstable_readConfig({ config: 'wrangler.toml' });
 
@@ -55,7 +62,7 @@ const declaredBindings = () => [
     ...config.d1_databases,
     ...config.r2_buckets,
     ...config.kv_namespaces,
-    ...config.durable_objects.bindings.map((binding) => ({ binding: binding.name })),
+    ...config.durable_objects.bindings.map((binding: { name: string }) => ({ binding: binding.name })),
     ...config.services,
     ...config.queues.producers,
     ...(config.assets?.binding ? [{ binding: config.assets.binding }] : []),
@@ -93,7 +100,9 @@ describe('wrangler deploy --dry-run', () => {
   it('exports every Durable Object class it binds, and a migration creates each', async () => {
     const bundle = await readFile(path.join(folder, 'out', 'index.js'), 'utf8');
     const exported = new Set([...bundle.matchAll(/export\s*\{([^}]*)\}/g)].flatMap((match) => (match[1] ?? '').split(',').map((item) => item.trim().split(/\s+as\s+/).pop() ?? '')));
-    const created = new Set(config.migrations.flatMap((migration) => [...(migration.new_classes ?? []), ...(migration.new_sqlite_classes ?? []), ...(migration.renamed_classes ?? []).map((rename) => rename.to)]));
+    const created = new Set(
+      config.migrations.flatMap((migration: Migration) => [...(migration.new_classes ?? []), ...(migration.new_sqlite_classes ?? []), ...(migration.renamed_classes ?? []).map((rename) => rename.to)]),
+    );
     for (const { class_name: className, script_name: elsewhere } of config.durable_objects.bindings) {
       if (elsewhere) continue;
       expect(exported.has(className), `${className} exported`).toBe(true);
