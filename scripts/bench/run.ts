@@ -9,7 +9,7 @@ import { SCALE_URL, benchProvider, prepareScaleData, serveScaleApp } from './pro
 import { benchRestore } from './restore';
 import type { BenchRow } from './stats';
 
-// `npm run bench`: every figure of issue 6 in one run, a table, bench/results.json, and a
+// `npm run bench`: every figure of docs/decisions.md#performance-budgets in one run, a table, bench/results.json, and a
 // non-zero exit when any budget is missed. `npm run bench -- provider browser` runs only those
 // sections (sizes, passthrough, restore, provider, backup, browser, lighthouse) and leaves results.json alone.
 process.env.WRANGLER_SEND_METRICS ??= 'false';

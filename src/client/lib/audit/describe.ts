@@ -25,7 +25,7 @@ export const ENTITY_LABELS: Record<AuditEntity, string> = {
   session: 'Sign-in',
 };
 
-// The API's field names (DESIGN.md §6) as the pages label them; others are spelled out from camelCase.
+// The API's field names (docs/architecture.md#roles-and-the-audit-log) as the pages label them; others are spelled out from camelCase.
 const FIELD_LABELS: Record<string, string> = {
   firstName: 'First name',
   isActive: 'Status',

@@ -4,7 +4,7 @@ import { pageOf, pageWindow, totalOf } from './pagination';
 import { AUDIT_SELECT, rowsOf, toAuditEntry, type AuditRow } from './rows';
 
 /**
- * The audit log (DESIGN.md §6). Every function here returns one prepared INSERT for the caller
+ * The audit log (docs/architecture.md#roles-and-the-audit-log). Every function here returns one prepared INSERT for the caller
  * to put in the same `db.batch([...])` as the change it records: D1 runs a batch as one
  * transaction, so the change and its entry are kept together or not at all.
  *
