@@ -51,7 +51,7 @@ const zones = [
   {
     target: './src/worker/provider/db',
     from: './src/worker/provider/http',
-    // Until db/ throws domain errors and owns its paging (issue 11, "db/ speaks HTTP"), these two
+    // Until db/ throws domain errors and owns its paging (docs/decisions.md#layers-held-by-lint), these two
     // are the known leaks; the zone keeps any new one out. Drop the exceptions with that change.
     except: ['./errors.ts', './pagination.ts'],
     message: 'db/ returns data or throws domain errors; it does not import http/.',

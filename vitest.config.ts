@@ -43,6 +43,19 @@ export default defineConfig(async () => ({
       },
       {
         test: {
+          // The ops scripts (restore, first admin, deploy check) in Node, driving wrangler's CLI
+          // against throwaway local state, exactly as they drive it against Cloudflare.
+          name: 'scripts',
+          environment: 'node',
+          include: ['test/scripts/**/*.test.ts'],
+          // Each test starts wrangler several times, a few seconds each on two busy cores.
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           environment: 'node',
           include: ['test/e2e/**/*.test.ts'],

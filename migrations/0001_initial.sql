@@ -1,4 +1,4 @@
--- The whole data model of DESIGN.md §4. Money is integer cents; timestamps are ISO 8601 UTC text.
+-- The whole data model of docs/architecture.md#data. Money is integer cents; timestamps are ISO 8601 UTC text.
 CREATE TABLE users (
   id INTEGER PRIMARY KEY,
   first_name TEXT NOT NULL,

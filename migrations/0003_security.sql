@@ -1,4 +1,4 @@
--- Security pass (issue 15).
+-- Security pass (docs/decisions.md#the-security-review).
 --
 -- 1. Ids are never reused: every table is rebuilt with AUTOINCREMENT, so a deleted record's id
 --    (and a deleted user's old tokens) can never point at a new row. SQLite cannot add

@@ -1,4 +1,4 @@
--- Roles and the audit log (DESIGN.md §6).
+-- Roles and the audit log (docs/architecture.md#roles-and-the-audit-log).
 -- Every existing account starts as staff; the role CHECK keeps unknown roles out of the table.
 ALTER TABLE users ADD COLUMN role TEXT NOT NULL DEFAULT 'staff' CHECK (role IN ('admin', 'billing', 'staff'));
 -- Bumped by deactivation, a role change and a password change or reset; a token carries the

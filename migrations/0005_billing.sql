@@ -1,4 +1,4 @@
--- Statements of DESIGN.md §10: a period may have several statements (the first and then
+-- Statements of docs/architecture.md#billing-lines-and-statements: a period may have several statements (the first and then
 -- supplementary ones, numbered by `sequence`), and an issued statement can be voided with a reason.
 -- The status CHECK can only change by rebuilding the table. invoice_lines references statements,
 -- and D1 refuses to commit a DROP of a table that lines still point at even with

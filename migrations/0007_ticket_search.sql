@@ -1,4 +1,4 @@
--- Full-text search over tickets (DESIGN.md §7): one row per ticket, its rowid the ticket's id,
+-- Full-text search over tickets (docs/architecture.md#search-and-list-views): one row per ticket, its rowid the ticket's id,
 -- with the title, the description and the text of all its comments. Triggers keep it in step
 -- with every insert, edit and delete, so no write path has to remember it. A later migration that
 -- rebuilds `tickets` or `ticket_comments` drops these triggers with the table and must add them
@@ -45,7 +45,7 @@ CREATE TRIGGER ticket_comments_fts_delete AFTER DELETE ON ticket_comments BEGIN
   WHERE rowid = old.ticket_id;
 END;
 
--- Prefix matches for the search palette (DESIGN.md §7) read these indexes.
+-- Prefix matches for the search palette (docs/architecture.md#search-and-list-views) read these indexes.
 CREATE INDEX users_first_name ON users (first_name COLLATE NOCASE);
 CREATE INDEX companies_code ON companies (code COLLATE NOCASE);
 CREATE INDEX invoice_lines_reference ON invoice_lines (reference COLLATE NOCASE);

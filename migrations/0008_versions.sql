@@ -1,4 +1,4 @@
--- Record versions for conflict detection (DESIGN.md §10). Every editable record counts its
+-- Record versions for conflict detection (docs/architecture.md#record-versions). Every editable record counts its
 -- changes: each UPDATE that changes a row sets version = version + 1 in the same statement, GET
 -- answers it as the ETag, and a PATCH carrying If-Match names the version it was edited from, so
 -- the UPDATE's WHERE refuses a save made over someone else's (412).

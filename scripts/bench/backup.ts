@@ -71,7 +71,7 @@ const peaksDuring = async <K extends string, T>(readers: Record<K, () => Promise
  * resident memory. Locally that process also hosts the D1 and R2 simulators, whose SQLite page
  * cache grows with the data read (D1 refuses `PRAGMA cache_size`); on Cloudflare they run apart.
  */
-const scheduledBackup = async (stateDir: string, measure = false) => {
+export const scheduledBackup = async (stateDir: string, measure = false) => {
   const before = workerdChildren();
   const mf = await serveBuilt({ port: PORT, stateDir, quiet: true, pages: false, triggerHandlers: true, inspectorPort: measure ? INSPECTOR_PORT : undefined });
   const worker = measure ? await connectToWorker(INSPECTOR_PORT) : null;
@@ -91,7 +91,7 @@ const scheduledBackup = async (stateDir: string, measure = false) => {
 };
 
 /** The newest backup in the local bucket under `stateDir`. */
-const newestBackup = async (stateDir: string) => {
+export const newestBackup = async (stateDir: string) => {
   process.env.LOCAL_STATE_DIR = stateDir;
   const [newest] = await withLocalEnv((env) => storedBackups(env.BACKUPS));
   if (!newest) throw new Error(`no backup in ${stateDir}`);

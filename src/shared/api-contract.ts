@@ -37,7 +37,7 @@ interface Items<T> {
 }
 
 /**
- * Every JSON call of the provider API (DESIGN.md §6–§10), keyed `METHOD /path` under `/api/v1`:
+ * Every JSON call of the provider API (docs/api.md), keyed `METHOD /path` under `/api/v1`:
  * what it takes (`query`, `body`, as the shared schemas type them) and what it answers
  * (`response`; null for 204). The client's calls are typed by it (lib/endpoints.ts), and
  * src/worker/provider/contract-check.ts holds it equal to the provider's routes, so a field

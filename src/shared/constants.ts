@@ -1,4 +1,4 @@
-/** Business constants from SPEC.md §9, shared by the client and the Worker. */
+/** Business constants from docs/architecture.md#constants, shared by the client and the Worker. */
 export const API_VERSION = 'v1';
 export const API_BASE = `/api/${API_VERSION}`;
 export const REQUEST_TIMEOUT_MS = 10_000;

@@ -1,10 +1,10 @@
 /** Every role, most powerful first. Here rather than with the user schemas: the sign-in page needs it, not yup. */
 export const ROLES = ['admin', 'billing', 'staff'] as const;
-/** What a user may do (DESIGN.md §6): staff < billing < admin. */
+/** What a user may do (docs/architecture.md#roles-and-the-audit-log): staff < billing < admin. */
 export type Role = (typeof ROLES)[number];
 
 /**
- * What each role may do beyond what every role may (DESIGN.md §6). The provider enforces these
+ * What each role may do beyond what every role may (docs/architecture.md#roles-and-the-audit-log). The provider enforces these
  * (a 403 whose message is built from `action`); the client reads the same table to hide what the
  * signed-in role cannot do.
  */

@@ -6,7 +6,7 @@ import type { SearchResultType } from './schemas/search';
 import type { TicketPriority, TicketStatus } from './schemas/tickets';
 
 /**
- * Response shapes of the provider API (DESIGN.md §3). Their unions come from the shared schemas'
+ * Response shapes of the provider API (docs/api.md#conventions). Their unions come from the shared schemas'
  * const arrays, which the provider validates against.
  */
 
@@ -21,7 +21,7 @@ export interface LoginResponse {
   role: Role;
 }
 
-/** An editable record (DESIGN.md §10). */
+/** An editable record (docs/architecture.md#record-versions). */
 export interface Versioned {
   /**
    * +1 per change. GET answers it as the ETag `"<version>"`; a PATCH may send it as If-Match and
@@ -242,7 +242,7 @@ export interface ChangePasswordResponse {
 }
 
 /**
- * One audit log entry (DESIGN.md §6). `changes` maps API field names to [before, after]; a
+ * One audit log entry (docs/architecture.md#roles-and-the-audit-log). `changes` maps API field names to [before, after]; a
  * password shows as `{ password: [null, null] }`.
  */
 export interface AuditEntry {
@@ -257,7 +257,7 @@ export interface AuditEntry {
   requestId: string | null;
 }
 
-/** One hit of `GET search` (DESIGN.md §7). */
+/** One hit of `GET search` (docs/architecture.md#search-and-list-views). */
 export interface SearchResult {
   type: SearchResultType;
   id: number;

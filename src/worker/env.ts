@@ -1,4 +1,8 @@
-/** Bindings and variables of the Worker, as wrangler.toml and `.dev.vars` declare them. */
+/**
+ * Bindings and variables of the Worker, as wrangler.toml and `.dev.vars` declare them. Secrets,
+ * which wrangler.toml does not name, carry `@secret`; `npm test` holds the rest equal to what
+ * `wrangler types` makes of wrangler.toml (test/scripts/deploy-config.test.ts).
+ */
 export interface Env {
   ASSETS: Fetcher;
   DB: D1Database;
@@ -7,13 +11,14 @@ export interface Env {
   UPSTREAM_API_URL: string;
   /** "true" where Cloudflare's edge sets CF-Connecting-IP (production); "false" in local runs. */
   TRUST_CF_CONNECTING_IP: string;
+  /** @secret `wrangler secret put JWT_SECRET`; `.dev.vars` locally. */
   JWT_SECRET: string;
   /** The sender block of printed statements. */
   ORG_NAME?: string;
   ORG_ADDRESS?: string;
   /** Days from a statement's issue to its due date; 30 when unset. */
   PAYMENT_TERMS_DAYS?: string;
-  /** Retention of the scheduled backups (DESIGN.md §8): whole numbers as text. */
+  /** Retention of the scheduled backups (docs/operations.md#backups): whole numbers as text. */
   BACKUP_KEEP_DAILY: string;
   BACKUP_KEEP_MONTHLY: string;
 }

@@ -3,7 +3,7 @@ import { version } from '../../package.json';
 import { API_VERSION } from '../shared/constants';
 import type { Env } from './env';
 
-/** How long a dependency may take before the app counts as unhealthy (DESIGN.md §8). */
+/** How long a dependency may take before the app counts as unhealthy (docs/operations.md#health). */
 export const HEALTH_CHECK_TIMEOUT_MS = 2_000;
 
 interface Check {

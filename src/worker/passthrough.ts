@@ -21,7 +21,7 @@ type PassthroughEnv = { Bindings: Env; Variables: RequestIdVariables & Partial<R
 
 // The embedded provider is addressed like an upstream so both targets take one code path.
 const EMBEDDED_ORIGIN = 'https://provider.internal';
-// If-Match carries the record version a save was edited from (DESIGN.md §10).
+// If-Match carries the record version a save was edited from (docs/architecture.md#record-versions).
 const FORWARDED_REQUEST_HEADERS = ['authorization', 'content-type', 'accept', 'if-match'];
 const HOP_BY_HOP = new Set([
   'connection',

@@ -27,7 +27,7 @@ export interface RequestLogLine {
 }
 
 /**
- * One JSON line per API request (DESIGN.md §8) for Workers Logs: never a body, a header, a token
+ * One JSON line per API request (docs/operations.md#logs) for Workers Logs: never a body, a header, a token
  * or a query value.
  */
 // eslint-disable-next-line no-console -- the request log is this console output; Workers Logs keeps it.

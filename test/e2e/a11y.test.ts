@@ -1,6 +1,6 @@
 /**
  * WCAG 2.2 AA, checked by axe-core in Chromium on every view of the app, in both themes, at
- * desktop and phone width (DESIGN.md §9). A view is an address plus, for the states an address
+ * desktop and phone width (docs/architecture.md#accessibility). A view is an address plus, for the states an address
  * cannot reach (a failed sign-in, a dialog opened by a button, the error screen), the steps that
  * lead there. Add a page by adding a row to VIEWS.
  */

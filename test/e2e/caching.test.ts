@@ -58,7 +58,7 @@ it('asks the server for no build file again when the login page is visited a sec
   await context.close();
 });
 
-// Issue 15, findings 10 and 11, against the built app as `npm start` serves it.
+// Security review (docs/decisions.md#the-security-review), findings 10 and 11, against the built app as `npm start` serves it.
 it('serves a real icon at /favicon.ico', async () => {
   const res = await fetch(`${baseUrl()}/favicon.ico`);
   expect(res.status).toBe(200);

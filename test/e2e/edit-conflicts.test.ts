@@ -5,7 +5,7 @@ import type { Ticket } from '../../src/shared/types';
 import { DESKTOP, PHONE } from './fixtures';
 import { POLL, adminApi, apiResponse, browserPerFile, choose, drawer, makeAccount, screenshot, settled, toast, uniqueTag } from './fixtures';
 
-// Two people edit the same ticket (issue 14): the second save is not a silent overwrite but a
+// Two people edit the same ticket (docs/decisions.md#forms-that-never-lose-work-and-edit-conflicts): the second save is not a silent overwrite but a
 // conflict that names who changed it, keeps the second person's edits, and lets them choose.
 const chrome = browserPerFile();
 

@@ -1,5 +1,5 @@
 /**
- * Keyboard and screen-reader behaviour of the shell (DESIGN.md §9): the skip link, page titles,
+ * Keyboard and screen-reader behaviour of the shell (docs/architecture.md#accessibility): the skip link, page titles,
  * focus after navigation and after a layer closes, Escape on stacked layers, keyboard-only sign-in
  * and ticket creation, visible focus, reduced motion.
  */
@@ -19,7 +19,7 @@ import {
 
 const chrome = browserForFile();
 
-/** Every signed-in route of SPEC.md §2 with its h1. */
+/** Every signed-in route of docs/architecture.md#pages-and-navigation with its h1. */
 const ROUTES = [
   { path: '/dashboard/', heading: 'Dashboard' },
   { path: '/users/', heading: 'Users' },

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Ticket } from '../../src/shared/types';
 import { POLL, adminApi, browserPerFile, choose, heading, tableLoaded, tableRows, uniqueTag } from './fixtures';
 
-// DESIGN.md §7: every list page keeps its view in the address, so reload, Back and a pasted link
+// docs/architecture.md#search-and-list-views: every list page keeps its view in the address, so reload, Back and a pasted link
 // show the same list, and values that make no sense are dropped without breaking the page.
 const chrome = browserPerFile();
 

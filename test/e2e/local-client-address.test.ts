@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { baseUrl } from './fixtures';
 
-// Issue 15, finding 13, in the local runtime itself (`npm start`: Miniflare, which keeps a
+// Security review (docs/decisions.md#the-security-review), finding 13, in the local runtime itself (`npm start`: Miniflare, which keeps a
 // CF-Connecting-IP the client sends): the limiter must not let a client pick a fresh bucket.
 const attempt = (email: string, address?: string) =>
   fetch(`${baseUrl()}/api/v1/auth/login`, {

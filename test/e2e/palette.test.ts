@@ -13,7 +13,7 @@ import {
   uniqueTag,
 } from './fixtures';
 
-// Issue 17: Ctrl+K, Cmd+K and "/" open a palette over one `GET search`; Enter opens the first
+// The command palette (docs/architecture.md#search-and-list-views): Ctrl+K, Cmd+K and "/" open a palette over one `GET search`; Enter opens the first
 // result, a click any result, each at its record's address.
 const chrome = browserPerFile();
 

@@ -330,7 +330,7 @@ describe('database tab', () => {
     await table.and(page.locator('[aria-busy="false"]')).waitFor();
     expect(await table.getByRole('columnheader').allTextContents()).toEqual(['Time', 'Size', 'Rows', 'Made by']);
     expect(await dialog.getByRole('button', { name: /^Download/ }).count()).toBe(0);
-    // Making a backup stays open to everyone (SPEC.md §6).
+    // Making a backup stays open to everyone (docs/architecture.md#roles-and-the-audit-log).
     expect(await dialog.getByRole('button', { name: 'Backup Database' }).isEnabled()).toBe(true);
   });
 

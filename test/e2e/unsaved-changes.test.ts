@@ -5,7 +5,7 @@ import type { Ticket } from '../../src/shared/types';
 import { DESKTOP, PHONE, location } from './fixtures';
 import { POLL, adminApi, browserPerFile, drawer, heading, modal, screenshot, settled, tableLoaded, uniqueTag } from './fixtures';
 
-// Unsaved work is never dropped without asking (issue 14): Escape, the close button, Back and a
+// Unsaved work is never dropped without asking (docs/decisions.md#forms-that-never-lose-work-and-edit-conflicts): Escape, the close button, Back and a
 // link on a dirty form all ask first, and long text outlives a reload as a draft.
 const chrome = browserPerFile();
 

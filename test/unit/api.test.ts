@@ -6,7 +6,7 @@ import { authState, replaceToken, signIn } from '../../src/client/lib/auth-store
 const reply = (status: number, body: unknown) =>
   new Response(typeof body === 'string' ? body : JSON.stringify(body), { status });
 
-describe('badRequestMessage (SPEC.md §8)', () => {
+describe('badRequestMessage (docs/api.md#errors)', () => {
   it.each([
     [{ message: 'Bad email', error: 'other' }, 'Bad email'],
     [{ error: 'Broken' }, 'Broken'],

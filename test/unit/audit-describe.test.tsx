@@ -95,6 +95,10 @@ describe('describeChanges: an audit entry as readable lines', () => {
     expect(actorOf({ actorId: 2, actorName: 'Ben Banda' })).toBe('Ben Banda');
     expect(actorOf({ actorId: 2, actorName: null })).toBe('User #2');
     expect(actorOf({ actorId: null, actorName: null })).toBe('Someone unknown');
+    expect(actorOf({ actorId: null, actorName: null, requestId: null })).toBe('Someone unknown');
+    // The first admin, made by `npm run admin:create` before anyone could sign in.
+    expect(actorOf({ actorId: null, actorName: null, requestId: 'setup' })).toBe('Setup');
+    expect(actorOf({ actorId: 2, actorName: 'Ben Banda', requestId: 'setup' })).toBe('Ben Banda');
   });
 });
 

@@ -9,7 +9,7 @@ import { SecurityTab } from '../../src/client/features/settings/SecurityTab';
 import { signIn, signOut } from '../../src/client/lib/auth-store';
 
 // The forms as people meet them: Mantine inputs, react-final-form and the shared yup schemas,
-// with SPEC.md §5's messages under the fields they belong to. No request may leave a form that
+// with the messages of docs/architecture.md#forms-and-messages under the fields they belong to. No request may leave a form that
 // fails validation.
 const fetchMock = vi.fn<typeof fetch>();
 

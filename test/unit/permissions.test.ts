@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PERMISSIONS, forbiddenMessage, may, type Permission } from '../../src/shared/permissions';
 import type { Role } from '../../src/shared/types';
 
-// The table of DESIGN.md §6, written out: which roles hold each permission.
+// The table of docs/architecture.md#roles-and-the-audit-log, written out: which roles hold each permission.
 const EXPECTED: Record<Permission, Role[]> = {
   manageUsers: ['admin'],
   manageCompanies: ['admin'],

@@ -97,7 +97,7 @@ describe('preloadApi', () => {
   });
 });
 
-describe('useApi keeps nothing (SPEC.md §9)', () => {
+describe('useApi keeps nothing (docs/architecture.md#reading-data-in-the-client)', () => {
   it('shows a page opened again nothing of its last visit, and asks the server again', async () => {
     fetchMock.mockResolvedValueOnce(reply({ open: 1 })).mockResolvedValueOnce(reply({ open: 2 }));
     // One app (one SWR cache) throughout: the page goes and comes back.

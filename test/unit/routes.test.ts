@@ -4,7 +4,7 @@ import { ALL_ROUTES, routesFor, tabsOf, type AppPath } from '../../src/client/ap
 
 // The route table is the one place routes are declared; these are what is built from it.
 describe('the route table', () => {
-  it('builds the side navigation of SPEC.md §2, in its order and with its labels', () => {
+  it('builds the side navigation of docs/architecture.md#pages-and-navigation, in its order and with its labels', () => {
     expect(NAV_ITEMS).toEqual([
       { label: 'Dashboard', to: '/dashboard' },
       { label: 'Users', to: '/users' },

@@ -14,7 +14,7 @@ const errorsOf = async (schema: ObjectSchema<AnyObject>, value: unknown) => {
   }
 };
 
-describe('shared schemas (SPEC.md §5)', () => {
+describe('shared schemas (docs/architecture.md#forms-and-messages)', () => {
   it('login: the three required messages', async () => {
     expect(await errorsOf(loginSchema, { username: '', password: '', audience: '' })).toEqual({
       username: 'Email is required',
@@ -51,7 +51,7 @@ describe('shared schemas (SPEC.md §5)', () => {
   });
 });
 
-// Issue 15: the forms apply the same text rules as the provider, from the same module.
+// The security review (docs/decisions.md#the-security-review): the forms apply the same text rules as the provider, from the same module.
 describe('shared text rules, as the forms apply them', () => {
   it('profile: invisible-only names are Required, and a bidi override is refused', async () => {
     expect(await errorsOf(profileSchema, { id: 1, firstName: '\u200b\u3164', surname: 'Smith\u202e', email: 'a@example.com' })).toEqual({

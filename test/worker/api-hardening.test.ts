@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/worker/index';
 import { ORIGIN, api, appFetch, attemptLogin, expectError, readJson, signedIn } from './support';
 
-// Issue 15, findings 5, 6, 9 and 11: what every /api answer carries, how much a 400 may echo,
+// Security review (docs/decisions.md#the-security-review), findings 5, 6, 9 and 11: what every /api answer carries, how much a 400 may echo,
 // which request ids are kept, and that /api paths never fall through to the app's page.
 
 describe('Cache-Control: no-store on every /api answer (finding 5)', () => {

@@ -54,7 +54,7 @@ it('answers a missing build file with 404, not the page (which the browser would
   expect(res.headers.get('x-content-type-options')).toBe('nosniff');
 });
 
-// Issue 15, finding 10: source maps are built for ops but never served, even when the asset
+// Security review (docs/decisions.md#the-security-review), finding 10: source maps are built for ops but never served, even when the asset
 // server has them.
 it.each(['/assets/index-abc123.js.map', '/assets/index-abc123.css.map', '/assets/INDEX-ABC123.JS.MAP', '/index.js.map'])(
   'answers the source map %s with 404',
@@ -67,7 +67,7 @@ it.each(['/assets/index-abc123.js.map', '/assets/index-abc123.css.map', '/assets
   },
 );
 
-// Issue 15, finding 11: a file that is not there is a 404, while page paths keep the fallback.
+// Security review (docs/decisions.md#the-security-review), finding 11: a file that is not there is a 404, while page paths keep the fallback.
 it.each(['/favicon.ico', '/robots.txt', '/logo.png', '/nested/path/image.svg', '/.env'])(
   'answers the missing file %s with 404, not the app page',
   async (path) => {

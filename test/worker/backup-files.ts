@@ -44,7 +44,7 @@ export const readBackup = async (key: string) => parseBackup(await storedBytes(k
 /** The rows of `table` in a backup, in file order. */
 export const rowsIn = (file: BackupFile, table: string) => file.rows.filter(({ t }) => t === table).map(({ r }) => r);
 
-/** A manifest computed from row lines as DESIGN.md §8 defines it, for files built by tests. */
+/** A manifest computed from row lines as docs/operations.md#backups defines it, for files built by tests. */
 export const manifestOf = async (tables: string[], rowLines: string[]): Promise<Manifest> => {
   const manifest: Manifest = {};
   for (const table of tables) {

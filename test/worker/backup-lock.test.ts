@@ -161,7 +161,7 @@ describe('a backup taken while writers are busy', () => {
         const ticket = await send('tickets', { title });
         const entry: (typeof tickets)[number] = { title, ticket };
         tickets.push(entry);
-        // A day of its own per round: one person may log at most 24 hours a day (issue 15), and
+        // A day of its own per round: one person may log at most 24 hours a day (docs/decisions.md#the-security-review), and
         // the signed-in admin logs time in other test files too.
         const workDate = new Date(Date.UTC(2024, 0, 1 + i)).toISOString().slice(0, 10);
         if (ticket.status === 201) entry.time = await send(`tickets/${String(ticket.body.id)}/time-entries`, { workDate, minutes: 30, note: title });
@@ -226,7 +226,7 @@ describe('a backup taken while writers are busy', () => {
       const lines = rowsIn(file, 'invoice_lines').filter((row) => row.period === period);
       expect(lines).toHaveLength(20);
       if (statement) {
-        // Lines stay approved on an open statement; they become invoiced when it is issued (issue 13).
+        // Lines stay approved on an open statement; they become invoiced when it is issued (docs/architecture.md#billing-lines-and-statements).
         expect(lines.every((line) => line.statement_id === statement.id && line.status === 'approved'), period).toBe(true);
         expect(statement.total_cents).toBe(lines.reduce((sum, line) => sum + Number(line.amount_cents), 0));
       } else {

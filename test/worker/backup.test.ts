@@ -147,7 +147,7 @@ describe('GET settings/backups', () => {
       const other = await signedIn(role);
       const body = await expectError(await api(`settings/backups/download?key=${encodeURIComponent(key)}`, { token: other.token }), 403);
       expect(body.message).toMatch(/admin/);
-      // Making a backup stays open to every signed-in user (SPEC.md §6).
+      // Making a backup stays open to every signed-in user (docs/architecture.md#roles-and-the-audit-log).
       expect((await api('settings/backup-db', { method: 'POST', token: other.token })).status).toBe(201);
     }
   });

@@ -4,7 +4,7 @@ import { DATA_TABLES } from '../../src/worker/provider/db/tables';
 import { ORIGIN, api, appFetch, signedIn, type TestUser } from './support';
 
 /**
- * Issues 7 and 11: a generated set of bad inputs for every call that writes, and bad ids and
+ * docs/decisions.md#bad-input-is-a-400-never-a-500: a generated set of bad inputs for every call that writes, and bad ids and
  * queries for the calls that read. Each call is first made with its valid input and must succeed,
  * so a refusal below is about the input and not about the caller or the route. Then every bad
  * variant must get its exact status with a JSON message naming what is wrong (the field in

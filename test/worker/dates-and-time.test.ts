@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, expectConflict, expectError, signedIn } from './support';
 
-// Issue 15, finding 12: dueAt is a real date or time, work dates lie between 2000-01-01 and a
+// Security review (docs/decisions.md#the-security-review), finding 12: dueAt is a real date or time, work dates lie between 2000-01-01 and a
 // year ahead, and one person's time on one day adds up to at most 24 hours, even when sent at once.
 
 let token: string;

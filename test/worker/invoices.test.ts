@@ -114,7 +114,7 @@ describe('CSV export', () => {
     const rows = text.trim().split('\r\n').slice(1);
     // id,source,period,company,description,… — the description is the fifth column.
     const descriptions = rows.map((row) => row.split(',').slice(4, -6).join(','));
-    // Text is trimmed of white space and invisible characters as it is stored (issue 15), so each
+    // Text is trimmed of white space and invisible characters as it is stored (docs/decisions.md#the-security-review), so each
     // hostile cell reaches the export starting with its formula character; csv.test.ts checks the
     // export of cells that still carry them.
     expect(descriptions.sort()).toEqual(['"Tracker;=1+1"', "'=1+1", "'=1+1", "'+1", "'@SUM(A1)", "'-2+3", "'-5"].sort());

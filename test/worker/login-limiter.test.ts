@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/worker/index';
 import { ORIGIN, api, attemptLogin, createUser, expectError, freshIp, type TestUser } from './support';
 
-// Issue 15, findings 1, 2 and 13: the sign-in limiter counts before the password check, locks a
+// Security review (docs/decisions.md#the-security-review), findings 1, 2 and 13: the sign-in limiter counts before the password check, locks a
 // (email, address) pair rather than the account, and takes the address only from where it can
 // be trusted.
 

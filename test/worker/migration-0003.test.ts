@@ -2,7 +2,7 @@ import { applyD1Migrations, env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, signedIn } from './support';
 
-// Issue 15, finding 8: ids are never reused, and migration 0003 keeps every existing row and id
+// Security review (docs/decisions.md#the-security-review), finding 8: ids are never reused, and migration 0003 keeps every existing row and id
 // while it rebuilds the tables with AUTOINCREMENT.
 
 const db = () => env.MIGRATION_DB;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, attemptLogin, expectError, signedIn } from './support';
 
-// Issue 15, finding 4: new passwords are at least 8 characters, not only white space, not the
+// Security review (docs/decisions.md#the-security-review), finding 4: new passwords are at least 8 characters, not only white space, not the
 // email and not a common password; the 400 says which.
 
 const changePassword = (token: string, id: number, newPassword: string) =>

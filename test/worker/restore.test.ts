@@ -2,7 +2,8 @@ import { applyD1Migrations, env } from 'cloudflare:test';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BackupResult } from '../../src/shared/types';
 import { workerdSha256 } from '../../src/worker/provider/db/backup-format';
-import { RestoreError, restoreBackup, type RestoreSource } from '../../src/worker/provider/db/restore';
+import { RestoreError, restoreBackup, type RestoreProgress, type RestoreSource } from '../../src/worker/provider/db/restore';
+import { d1Target } from '../../src/worker/provider/db/restore-target';
 import { DATA_TABLES } from '../../src/worker/provider/db/tables';
 import { bytesSource, fileOf, gunzip, manifestOf, r2Source, storedBytes } from './backup-files';
 import { api, signedIn } from './support';
@@ -11,7 +12,11 @@ let token: string;
 
 const json = async <T>(res: Response) => (await res.json()) as T;
 const rowsOf = async (db: D1Database, table: string) => (await db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all()).results;
-const restore = (source: RestoreSource) => restoreBackup(env.RESTORE_DB, source, { sha256: workerdSha256, batchRows: 7 });
+// Small batches and chunks, so even this small backup is written in many of each.
+const restore = (source: RestoreSource, onProgress?: (progress: RestoreProgress) => void) =>
+  restoreBackup(d1Target(env.RESTORE_DB, 2048), source, { sha256: workerdSha256, batchRows: 7, onProgress });
+const INDEXES_SQL = "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name";
+const indexesOf = async (db: D1Database) => (await db.prepare(INDEXES_SQL).all()).results;
 
 const takeBackup = async () => {
   const res = await api('settings/backup-db', { method: 'POST', token });
@@ -62,12 +67,35 @@ beforeAll(async () => {
 beforeEach(emptyRestoreDb);
 
 describe('restoring a streamed backup', () => {
-  it('restores it row for row on every table, awkward text included', async () => {
+  it('restores it row for row on every table, awkward text included, with every index as the source has it', async () => {
     const { key, rows } = await takeBackup();
-    const restored = await restore(r2Source(key));
+    const progress: RestoreProgress[] = [];
+    const restored = await restore(r2Source(key), (step) => progress.push(step));
     expect(restored).toEqual(rows);
     await expectEqualToSource();
     expect((await env.RESTORE_DB.prepare('PRAGMA foreign_key_check').all()).results).toEqual([]);
+    expect(await indexesOf(env.RESTORE_DB)).toEqual(await indexesOf(env.DB));
+    // The writes report rising row counts up to every row of the file, against that total.
+    const writes = progress.filter((step) => step.phase === 'write');
+    const total = Object.values(rows).reduce((sum, n) => sum + n, 0);
+    expect(writes.length).toBeGreaterThan(1);
+    expect(writes.every((step, i) => step.totalRows === total && (i === 0 || step.rows > (writes[i - 1] as RestoreProgress).rows))).toBe(true);
+    expect(writes.at(-1)?.rows).toBe(total);
+  });
+
+  it('builds the indexes a stopped restore had set aside', async () => {
+    const before = await indexesOf(env.RESTORE_DB);
+    const { key } = await takeBackup();
+    // What a restore stopped between dropping the indexes and building them again leaves.
+    await env.RESTORE_DB.batch([
+      env.RESTORE_DB.prepare('CREATE TABLE restore_pending_indexes (name TEXT PRIMARY KEY, sql TEXT NOT NULL)'),
+      env.RESTORE_DB.prepare("INSERT INTO restore_pending_indexes SELECT name, sql FROM sqlite_master WHERE name IN ('time_entries_ticket', 'audit_log_at')"),
+      env.RESTORE_DB.prepare('DROP INDEX time_entries_ticket'),
+      env.RESTORE_DB.prepare('DROP INDEX audit_log_at'),
+    ]);
+    await restore(r2Source(key));
+    expect(await indexesOf(env.RESTORE_DB)).toEqual(before);
+    expect(await env.RESTORE_DB.prepare("SELECT name FROM sqlite_master WHERE name = 'restore_pending_indexes'").first()).toBeNull();
   });
 
   it('restores a downloaded copy of the file the same way', async () => {
@@ -162,11 +190,13 @@ describe('refusing a damaged file with nothing written', () => {
     expect(await restoredRows()).toBe(0);
   });
 
-  it('deletes what it wrote when the database refuses a row part way through', async () => {
+  it('deletes what it wrote when the database refuses a row part way through, and keeps its indexes', async () => {
+    const indexes = await indexesOf(env.RESTORE_DB);
     // A row that passes every check of the file but breaks a constraint of the table, late in the file.
     const file = await rebuilt(editRow('invoice_lines', (r) => { r.status = 'bogus'; }));
     await expect(restore(bytesSource(file))).rejects.toThrow(/CHECK constraint failed/);
     expect(await restoredRows()).toBe(0);
+    expect(await indexesOf(env.RESTORE_DB)).toEqual(indexes);
   });
 });
 

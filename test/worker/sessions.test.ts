@@ -3,7 +3,7 @@ import { sign } from 'hono/jwt';
 import { describe, expect, it } from 'vitest';
 import { api, createUser, decodeJwt, expectError, login, signedIn } from './support';
 
-// Issue 15, findings 3 and 8: sign-out ends the token on the server, and a token must carry
+// Security review (docs/decisions.md#the-security-review), findings 3 and 8: sign-out ends the token on the server, and a token must carry
 // `exp`, a canonical `sub` and a token id.
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);

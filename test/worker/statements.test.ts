@@ -48,7 +48,7 @@ interface LineRow {
 }
 
 /**
- * The invariants of DESIGN.md §10, read straight from D1 for every statement and line:
+ * The invariants of docs/architecture.md#billing-lines-and-statements, read straight from D1 for every statement and line:
  * totals equal the sum of their lines, lines are invoiced exactly while on an issued or paid
  * statement, amounts are quantity × price, void statements hold no lines, numbers are unique.
  */

@@ -125,7 +125,7 @@ export interface ProblemJson {
   detail: string;
 }
 
-/** Asserts the DESIGN.md §3 error shape: the status, a JSON content type and a non-empty message. */
+/** Asserts the docs/api.md#errors error shape: the status, a JSON content type and a non-empty message. */
 export const expectError = async (res: Response, status: number): Promise<ErrorJson> => {
   const { body } = await readJson<ErrorJson>(res);
   expect({ status: res.status, body }).toMatchObject({ status, body: { message: expect.any(String) } });

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, expectConflict, expectError, signedIn, type TestUser } from './support';
 
-// Issue 15, finding 7: text is NFC-normalised and trimmed, invisible-only text is "Required",
+// Security review (docs/decisions.md#the-security-review), finding 7: text is NFC-normalised and trimmed, invisible-only text is "Required",
 // bidi controls are refused, and unique names compare look-alikes as the same name.
 
 let token: string;

@@ -4,7 +4,7 @@ import type { AuditEntity, InvoiceLine, Page, StatementDetail, User, Versioned }
 import { api, createUser, expectError, login, readJson, signedIn } from './support';
 
 /**
- * DESIGN.md §10: every editable record carries a version, GET answers it as the ETag, and a PATCH
+ * docs/architecture.md#record-versions: every editable record carries a version, GET answers it as the ETag, and a PATCH
  * naming an older version in If-Match gets 412 with the current record and changes nothing.
  */
 

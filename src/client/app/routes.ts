@@ -11,7 +11,7 @@ export interface PageCode {
 
 const page = <M extends PageModule>(load: () => Promise<M>, name: keyof M & string): PageCode => ({ load, name });
 
-/** The groups of the side navigation (SPEC.md §2), in the order their first page comes. */
+/** The groups of the side navigation (docs/architecture.md#pages-and-navigation), in the order their first page comes. */
 type NavGroup = 'Lookups' | 'Invoices' | 'Reports';
 
 export interface RouteDef {

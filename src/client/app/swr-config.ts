@@ -2,7 +2,7 @@ import type { SWRConfiguration } from 'swr';
 import { apiRequest } from '../lib/api';
 
 /**
- * SPEC.md §9: nothing is cached or shared between mounts and nothing is retried. A fresh cache
+ * docs/architecture.md#reading-data-in-the-client: nothing is cached or shared between mounts and nothing is retried. A fresh cache
  * Map per <SWRConfig> plus zero dedupe keeps every mount's data its own.
  */
 export const swrConfig: SWRConfiguration = {

@@ -23,14 +23,14 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /**
    * The version of the record the edit was made from, sent as `If-Match: "<version>"`: when the
-   * record has changed since, the provider refuses with 412 (see isConflict, DESIGN.md §10).
+   * record has changed since, the provider refuses with 412 (see isConflict, docs/architecture.md#record-versions).
    */
   ifMatch?: number;
 }
 
 const textOf = (value: unknown): string | null => (typeof value === 'string' && value ? value : null);
 
-/** SPEC.md §8: a 400 carries the body's message, else its error, else the whole body, else 'Bad Request'. */
+/** docs/api.md#errors: a 400 carries the body's message, else its error, else the whole body, else 'Bad Request'. */
 export const badRequestMessage = (body: unknown, raw: string) => {
   if (body && typeof body === 'object') {
     const fields = body as Record<string, unknown>;
@@ -61,7 +61,7 @@ const parse = (raw: string): unknown => {
   }
 };
 
-/** One exchange with the API: bearer token, 10 s timeout, no retries, errors mapped per SPEC.md §8. */
+/** One exchange with the API: bearer token, 10 s timeout, no retries, errors mapped per docs/api.md#errors. */
 const send = async (path: string, { method = 'GET', body, authenticated = true, signal, ifMatch }: RequestOptions, accept: string) => {
   const headers: Record<string, string> = { accept };
   if (body !== undefined) headers['content-type'] = 'application/json';

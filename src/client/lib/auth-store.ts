@@ -4,8 +4,8 @@ import { ROLES } from '../../shared/permissions';
 import type { LoginResponse, Role } from '../../shared/types';
 
 /**
- * The signed-in user as kept in the browser (SPEC.md §3), with the role that decides what the
- * pages offer (DESIGN.md §6). `role` is null for a session stored before roles existed, or when
+ * The signed-in user as kept in the browser (docs/architecture.md#signing-in-and-the-session-in-the-browser), with the role that decides what the
+ * pages offer (docs/architecture.md#roles-and-the-audit-log). `role` is null for a session stored before roles existed, or when
  * the API did not name one: such a user is offered only what every role may do.
  */
 export interface StoredUser {

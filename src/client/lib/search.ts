@@ -37,7 +37,7 @@ export const useTypedSearch = <T extends Record<string, SearchValue>>(parse: (pa
 };
 
 /**
- * A list page's search values (DESIGN.md §7) with the moves a list makes: a filter or sort change
+ * A list page's search values (docs/architecture.md#search-and-list-views) with the moves a list makes: a filter or sort change
  * starts again at page 1 as one new history entry; typing in a search box replaces the entry, so
  * Back does not step through every keystroke.
  */

@@ -43,7 +43,7 @@ type Read = Extract<keyof ApiContract, `GET ${string}`>;
 /**
  * Reads one API call through SWR, typed by the shared contract; `null` arguments wait (no
  * request). It is keyed by the call's path itself, so a `preloadApi(path)` is picked up.
- * SPEC.md §9 keeps nothing: an entry no mounted hook reads is dropped, when its last reader
+ * docs/architecture.md#reading-data-in-the-client keeps nothing: an entry no mounted hook reads is dropped, when its last reader
  * unmounts and again when a new first reader arrives (an answer that landed after everyone left
  * must not be shown as if it were current). Hooks mounted together share one entry, as SWR does.
  */

@@ -9,6 +9,12 @@ export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'comment', 'time', '
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**
+ * The request id of the entries `npm run admin:create` writes: they have no actor (nobody is
+ * signed in when a deployment's first admin is made), and this marks them as made by setup.
+ */
+export const SETUP_REQUEST_ID = 'setup';
+
+/**
  * `GET audit` and `GET audit.csv`: one record's history (`entity` + `entityId`) or, for admins,
  * the whole log narrowed by person, action and an inclusive range of UTC days.
  */

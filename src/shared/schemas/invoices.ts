@@ -12,9 +12,9 @@ export type LineStatus = (typeof LINE_STATUSES)[number];
 export const EDITABLE_LINE_STATUSES = ['draft', 'approved'] as const;
 export const STATEMENT_STATUSES = ['open', 'issued', 'paid', 'void'] as const;
 export type StatementStatus = (typeof STATEMENT_STATUSES)[number];
-/** A line on a statement in one of these is billed and frozen (DESIGN.md §10). */
+/** A line on a statement in one of these is billed and frozen (docs/architecture.md#billing-lines-and-statements). */
 export const isBilled = (status: StatementStatus | null) => status === 'issued' || status === 'paid';
-/** The moves a statement can make (DESIGN.md §10): open → issued → paid, or issued → void. */
+/** The moves a statement can make (docs/architecture.md#billing-lines-and-statements): open → issued → paid, or issued → void. */
 export const STATEMENT_TRANSITIONS = { issued: 'open', paid: 'issued', void: 'issued' } as const satisfies Record<string, StatementStatus>;
 export type StatementTarget = keyof typeof STATEMENT_TRANSITIONS;
 export const VOID_REASON_MAX = 500;

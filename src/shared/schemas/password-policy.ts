@@ -20,7 +20,7 @@ export interface NewPasswordContext {
  * The rules every new password meets, wherever it is set (create user, change password, an
  * admin's reset). Length counts characters, not UTF-16 units; the common-password and email
  * comparisons ignore case and the spaces around. The provider applies it on top of the request
- * schemas, whose client-side rules (`Required`, `Passwords do not match`) are SPEC.md's.
+ * schemas, whose client-side rules (`Required`, `Passwords do not match`) are those of docs/architecture.md#forms-and-messages.
  */
 export const newPasswordField = () =>
   password()

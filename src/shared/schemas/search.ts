@@ -7,7 +7,7 @@ export type SearchResultType = (typeof SEARCH_RESULT_TYPES)[number];
 export const SEARCH_DEFAULT_LIMIT = 10;
 export const SEARCH_MAX_LIMIT = 50;
 
-/** `GET search?q&limit` (DESIGN.md §7). */
+/** `GET search?q&limit` (docs/architecture.md#search-and-list-views). */
 export const searchQuerySchema = object({
   q: line(200).default(''),
   limit: number()

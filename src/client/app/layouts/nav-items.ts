@@ -15,7 +15,7 @@ export interface NavGroupItem {
   children: NavItem[];
 }
 
-/** The side navigation: every area of the app, grouped as SPEC.md §2 lists them. */
+/** The side navigation: every area of the app, grouped as docs/architecture.md#pages-and-navigation lists them. */
 export type NavItem = NavLinkItem | NavGroupItem;
 
 /** The route table's named pages in its order; a group sits where its first page comes. */

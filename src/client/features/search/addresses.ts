@@ -10,7 +10,7 @@ export const LEDGER_PATHS: Record<InvoiceSource, string> = {
 };
 
 /**
- * The address that opens a result's record in its page's drawer (DESIGN.md §7). An invoice line's
+ * The address that opens a result's record in its page's drawer (docs/architecture.md#search-and-list-views). An invoice line's
  * ledger depends on the line's source, which the caller looks up first.
  */
 export const addressOf = ({ type, id }: Pick<SearchResult, 'type' | 'id'>, source?: InvoiceSource): string => {

@@ -8,7 +8,7 @@ export const PALETTE_LIMIT = 10;
 /**
  * `GET search` for what the palette's box holds. A newer query aborts the call still running for
  * an older one, so a slow answer can never arrive after, and replace, a newer one. The key carries
- * this mount's id, so no query's results are shared or kept between palettes (SPEC.md §9).
+ * this mount's id, so no query's results are shared or kept between palettes (docs/architecture.md#reading-data-in-the-client).
  */
 export const useSearchResults = (query: string) => {
   const mountId = useId();

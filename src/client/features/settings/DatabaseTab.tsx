@@ -15,7 +15,7 @@ export function DatabaseTab() {
       notify.success('Database backup complete');
       await backups.mutate();
     } catch (error) {
-      // SPEC.md §8: a failed backup is only logged, with no message to the user.
+      // docs/architecture.md#toasts: a failed backup is only logged, with no message to the user.
       console.error('Database backup failed', error);
     } finally {
       setPending(false);

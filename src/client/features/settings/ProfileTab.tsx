@@ -28,7 +28,7 @@ export function ProfileTab() {
   const update: Mutation<ProfilePayload, User> = {
     send: async (values) => {
       const response = await updateProfile(values);
-      // SPEC.md §8: some providers answer a conflict with a body that carries status 409.
+      // docs/api.md#errors: some providers answer a conflict with a body that carries status 409.
       if (conflictDetail(response)) throw new ApiError(409, conflictDetail(response) ?? '', response);
       return response;
     },

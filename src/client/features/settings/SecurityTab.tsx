@@ -16,7 +16,7 @@ export function SecurityTab() {
 
   const change: Mutation<ChangePasswordPayload, ChangePasswordResponse> = {
     // The change ends every older session, this one included: the answer's token keeps it going.
-    // (An upstream API from before DESIGN.md §6 answers without one; the old token then still works.)
+    // (An upstream API from before roles, docs/architecture.md#roles-and-the-audit-log, answers without one; the old token then still works.)
     send: (values) => changePassword(values),
     success: () => ['Password Changed'],
     failure: 'Password not changed',

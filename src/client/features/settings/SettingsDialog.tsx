@@ -18,7 +18,7 @@ const LABELS: Record<SettingsTab, string> = {
   database: 'Database',
 };
 
-// 'notifications' is an allowed tab value with no tab of its own (SPEC.md §2).
+// 'notifications' is an allowed tab value with no tab of its own (docs/architecture.md#pages-and-navigation).
 const SHOWN_TABS: SettingsTab[] = ['profile', 'security', 'database'];
 
 function Panel({ tab }: { tab: SettingsTab }) {

@@ -7,7 +7,7 @@ const onlyWhenTrue = (value: string | null) => (optionalBoolean(value) ? true : 
 const SORTS = TICKET_SORTS.flatMap((key) => [key, `-${key}`] as const);
 export const ticketSort = (value: string | null) => optionalOneOf(SORTS, value);
 
-/** `/tickets/`: `id` opens a ticket; the rest is the list's view (DESIGN.md §7). */
+/** `/tickets/`: `id` opens a ticket; the rest is the list's view (docs/architecture.md#search-and-list-views). */
 export const parseTicketsSearch = (params: URLSearchParams) => ({
   id: optionalId(params.get('id')),
   // The API refuses longer searches; a pasted link with one still shows the list.

@@ -3,7 +3,7 @@ import { optionalId, optionalOneOf, optionalPage, optionalText, useListSearch } 
 
 /**
  * `/users/`: `id` opens a user, `component` picks the panel (details, edit, create); `q`,
- * `status` and `page` are the list's view (DESIGN.md §7).
+ * `status` and `page` are the list's view (docs/architecture.md#search-and-list-views).
  */
 export const parseUsersSearch = (params: URLSearchParams) => ({
   id: optionalId(params.get('id')),

@@ -1,3 +1,4 @@
+import { SETUP_REQUEST_ID } from '../../../shared/schemas/audit';
 import type { AuditAction, AuditEntity, AuditEntry } from '../../../shared/types';
 import { formatCents, formatDate, formatDateTime, formatMinutes } from '../format';
 
@@ -24,7 +25,7 @@ export const ENTITY_LABELS: Record<AuditEntity, string> = {
   session: 'Sign-in',
 };
 
-// The API's field names (DESIGN.md §6) as the pages label them; others are spelled out from camelCase.
+// The API's field names (docs/architecture.md#roles-and-the-audit-log) as the pages label them; others are spelled out from camelCase.
 const FIELD_LABELS: Record<string, string> = {
   firstName: 'First name',
   isActive: 'Status',
@@ -111,6 +112,12 @@ export const describeChanges = (entry: Pick<AuditEntry, 'action' | 'changes'>, f
     .map(([field, pair]) => describeOne(entry.action, field, pair, formats))
     .filter((change) => change.kind !== 'set' || change.after !== EMPTY);
 
-/** Who did it, for entries whose actor is gone or was never known (a failed sign-in). */
-export const actorOf = (entry: Pick<AuditEntry, 'actorId' | 'actorName'>) =>
-  entry.actorName ?? (entry.actorId ? `User #${entry.actorId}` : 'Someone unknown');
+/**
+ * Who did it, for entries whose actor is gone or was never known (a failed sign-in); "Setup" for
+ * what `npm run admin:create` made before anyone could sign in.
+ */
+export const actorOf = (entry: Pick<AuditEntry, 'actorId' | 'actorName'> & Partial<Pick<AuditEntry, 'requestId'>>) => {
+  if (entry.actorName) return entry.actorName;
+  if (entry.actorId) return `User #${entry.actorId}`;
+  return entry.requestId === SETUP_REQUEST_ID ? 'Setup' : 'Someone unknown';
+};

@@ -28,7 +28,7 @@ export type Outcome<R> =
   /** A second submit while the first still runs (a double click) is refused without a request. */
   | { kind: 'busy' };
 
-/** A record's `version` (DESIGN.md §10), when it has one. */
+/** A record's `version` (docs/architecture.md#record-versions), when it has one. */
 const versionOf = (record: unknown): number | undefined =>
   record && typeof record === 'object' && 'version' in record && typeof record.version === 'number' ? record.version : undefined;
 

@@ -36,7 +36,7 @@ const useToastKeys = (region: React.RefObject<HTMLDivElement | null>) => {
 };
 
 /**
- * The toast area of SPEC.md §9: top-right, 356 px wide, 14 px apart, 24 px in (16 px on phones).
+ * The toast area of docs/architecture.md#toasts: top-right, 356 px wide, 14 px apart, 24 px in (16 px on phones).
  * With a record drawer open it starts the same offset below the drawer's header, so toasts never
  * cover its close button or title.
  */

@@ -2,7 +2,7 @@ import { useCallback, useSyncExternalStore } from 'react';
 
 /**
  * Headers of open layers (a record drawer, the settings dialog on a phone) whose controls toasts
- * must not cover. SPEC.md's toast area stays top-right at its offsets; while such a header is open
+ * must not cover. The toast area (docs/architecture.md#toasts) stays top-right at its offsets; while such a header is open
  * the area starts below it, so its close button and title stay clickable.
  */
 const headers = new Set<HTMLElement>();

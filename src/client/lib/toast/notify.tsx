@@ -11,7 +11,7 @@ const show = (kind: ToastKind, title: string, description?: string) => {
   return toast(content, options);
 };
 
-/** The five toast kinds of SPEC.md §4, each a title with an optional description line. */
+/** The five toast kinds of docs/architecture.md#toasts, each a title with an optional description line. */
 export const notify = {
   loading: (title: string, description?: string) => show('loading', title, description),
   success: (title: string, description?: string) => show('success', title, description),

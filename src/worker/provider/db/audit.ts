@@ -1,10 +1,10 @@
-import type { AuditQuery } from '../../../shared/schemas/audit';
+import { SETUP_REQUEST_ID, type AuditQuery } from '../../../shared/schemas/audit';
 import type { AuditAction, AuditEntity, AuditEntry } from '../../../shared/types';
 import { pageOf, pageWindow, totalOf } from './pagination';
 import { AUDIT_SELECT, rowsOf, toAuditEntry, type AuditRow } from './rows';
 
 /**
- * The audit log (DESIGN.md §6). Every function here returns one prepared INSERT for the caller
+ * The audit log (docs/architecture.md#roles-and-the-audit-log). Every function here returns one prepared INSERT for the caller
  * to put in the same `db.batch([...])` as the change it records: D1 runs a batch as one
  * transaction, so the change and its entry are kept together or not at all.
  *
@@ -24,6 +24,9 @@ export interface AuditContext {
 
 /** Writes made by the seed and demo scripts: no signed-in actor, no request. */
 export const NO_ACTOR: AuditContext = { actorId: null, requestId: null };
+
+/** Writes made by `npm run admin:create` when a deployment is set up: no actor, shown as "Setup". */
+export const SETUP_ACTOR: AuditContext = { actorId: null, requestId: SETUP_REQUEST_ID };
 
 /** API field → SQL giving that field of the row `r` as JSON text. */
 export type AuditFields = Record<string, string>;
@@ -73,18 +76,28 @@ interface RowEntry {
   skipUnchanged?: boolean;
 }
 
-const rowEntry = (db: D1Database, { actorId, requestId }: AuditContext, entry: RowEntry) => {
+/** SQL with numbered parameters (?1, ?2, …) and their values. */
+export interface SqlStatement {
+  sql: string;
+  params: unknown[];
+}
+
+const rowEntrySql = ({ actorId, requestId }: AuditContext, entry: RowEntry): SqlStatement => {
   const params: unknown[] = [actorId, entry.action, entry.entity, requestId, ...entry.params];
   const bind = (value: unknown) => `?${params.push(value)}`;
   const changes = changesSql(entry.changes(bind), entry.marks ?? []);
-  return db
-    .prepare(
-      `INSERT INTO audit_log (actor_id, action, entity, entity_id, changes, request_id)
+  return {
+    sql: `INSERT INTO audit_log (actor_id, action, entity, entity_id, changes, request_id)
        SELECT ?1, ?2, ?3, e.entity_id, e.changes, ?4
        FROM (SELECT r.${entry.entityColumn} AS entity_id, ${changes} AS changes FROM ${entry.table} r WHERE ${entry.where}) e
        ${entry.skipUnchanged ? "WHERE e.changes <> '{}'" : ''}`,
-    )
-    .bind(...params);
+    params,
+  };
+};
+
+const rowEntry = (db: D1Database, context: AuditContext, entry: RowEntry) => {
+  const { sql, params } = rowEntrySql(context, entry);
+  return db.prepare(sql).bind(...params);
 };
 
 interface Created {
@@ -96,19 +109,23 @@ interface Created {
   entityColumn?: string;
 }
 
+const createdEntry = ({ action = 'create', entity, table, fields, entityColumn = 'id' }: Created): RowEntry => ({
+  action,
+  entity,
+  table,
+  // changes(): an INSERT guarded by its own WHERE may add nothing, and last_insert_rowid()
+  // would then still name an older row.
+  where: 'r.rowid = last_insert_rowid() AND changes() > 0',
+  params: [],
+  entityColumn,
+  changes: () => Object.entries(fields).map(([field, sql]) => ({ field, before: NULL_JSON, after: sql })),
+});
+
 /** The entry for the row the batch's previous INSERT created: every field with a value, from null. */
-export const auditCreated = (db: D1Database, context: AuditContext, { action = 'create', entity, table, fields, entityColumn = 'id' }: Created) =>
-  rowEntry(db, context, {
-    action,
-    entity,
-    table,
-    // changes(): an INSERT guarded by its own WHERE may add nothing, and last_insert_rowid()
-    // would then still name an older row.
-    where: 'r.rowid = last_insert_rowid() AND changes() > 0',
-    params: [],
-    entityColumn,
-    changes: () => Object.entries(fields).map(([field, sql]) => ({ field, before: NULL_JSON, after: sql })),
-  });
+export const auditCreated = (db: D1Database, context: AuditContext, created: Created) => rowEntry(db, context, createdEntry(created));
+
+/** The same entry as SQL and values, for statements that run outside a D1 binding. */
+export const auditCreatedSql = (context: AuditContext, created: Created) => rowEntrySql(context, createdEntry(created));
 
 interface Updated {
   action?: AuditAction;

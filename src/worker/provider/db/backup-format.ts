@@ -1,7 +1,7 @@
 import { BACKUP_KEY_PATTERN } from '../../../shared/schemas/settings';
 
 /**
- * The backup file of DESIGN.md §8, gzip-compressed NDJSON, one JSON value per line, each line
+ * The backup file of docs/operations.md#backups, gzip-compressed NDJSON, one JSON value per line, each line
  * ending in '\n':
  *   {"format":2,"createdAt":…,"schemaVersion":…,"tables":[…]}   the header
  *   {"t":"<table>","r":{…row}}                                   one per row, table by table

@@ -73,7 +73,7 @@ export const insertLine = async (db: D1Database, source: InvoiceSource, line: Li
   return written(await findLine(db, written(inserted?.results[0], 'invoice line').id), 'invoice line');
 };
 
-// The rules of DESIGN.md §10 for a line edit, as SQL over the row being updated: a line on an
+// The rules of docs/architecture.md#billing-lines-and-statements for a line edit, as SQL over the row being updated: a line on an
 // issued or paid statement is frozen, and a line on a statement cannot return to draft.
 const LINE_EDITABLE = `(statement_id IS NULL OR (SELECT status FROM statements WHERE id = invoice_lines.statement_id) = 'open')`;
 const STAYS_BILLABLE = `NOT (?2 IS 'draft' AND statement_id IS NOT NULL)`;
@@ -122,7 +122,7 @@ const refusedEdit = async (db: D1Database, id: number, changes: LineChanges, ver
   throw new Conflict('The line changed meanwhile; reload it and try again');
 };
 
-/** Edits a line, keeping its amount and its open statement's total exact (DESIGN.md §10). */
+/** Edits a line, keeping its amount and its open statement's total exact (docs/architecture.md#billing-lines-and-statements). */
 export const updateLine = async (db: D1Database, id: number, changes: LineChanges, audit: AuditContext, version?: number) => {
   const [, edited] = await db.batch(lineEdit(db, id, changes, audit, version));
   if (!edited?.results.length) return refusedEdit(db, id, changes, version);

@@ -8,7 +8,8 @@ import {
   type Sha256Factory,
   type TableSummary,
 } from './backup-format';
-import { insertRows } from './bulk';
+import { insertStatements } from './bulk';
+import type { RestoreTarget } from './restore-target';
 import { DATA_TABLES, SCHEMA_VERSION_SQL, type DataTable } from './tables';
 
 /** A backup that cannot be restored; the message says why, for the person running the restore. */
@@ -19,53 +20,108 @@ export interface RestoreSource {
   open(): Promise<ReadableStream<Uint8Array>>;
 }
 
+/** How far a restore has got, for a progress bar. */
+export interface RestoreProgress {
+  /** 'check': the first read, nothing written; 'write': rows written so far. */
+  phase: 'check' | 'write';
+  rows: number;
+  /** Known once the file has been checked (its manifest), so only while writing. */
+  totalRows: number | null;
+  /** The table being read or written, and how many tables are done. */
+  table: string;
+  tablesDone: number;
+  tables: number;
+}
+
 export interface RestoreOptions {
   sha256: Sha256Factory;
-  /** Rows inserted per call; bounds the memory a restore needs. */
+  /** Rows turned into SQL at a time; bounds the memory a restore needs beside the chunk. */
   batchRows?: number;
+  onProgress?: (progress: RestoreProgress) => void;
 }
 
 const BATCH_ROWS = 1000;
+/** How often the check reports progress, in rows. */
+const CHECK_REPORT_ROWS = 50_000;
 /** No line of a backup comes near this; a longer one means the file is not a backup. */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 const NEWLINE = 0x0a;
 const GZIP_MAGIC = [0x1f, 0x8b];
 
-interface Target {
+/** What the restore needs to know of the database it writes to. */
+interface Schema {
   schemaVersion: number;
   columns: Map<string, Set<string>>;
+  indexes: IndexDefinition[];
 }
+
+interface IndexDefinition {
+  name: string;
+  sql: string;
+}
+
+/**
+ * Secondary indexes (not the unique ones, which guard the data) are dropped while the rows go in
+ * and built again at the end: building an index once from every row is several times faster than
+ * keeping it in order row by row. Their definitions wait in PENDING_INDEXES from the moment they
+ * are dropped, in the same transaction, so a restore stopped half way leaves them for the next
+ * one to build.
+ */
+const PENDING_INDEXES = 'restore_pending_indexes';
+const INDEXES_SQL = `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE %'
+  AND tbl_name IN (${DATA_TABLES.map((table) => `'${table}'`).join(', ')}) ORDER BY name`;
+const HAS_PENDING_SQL = `SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = '${PENDING_INDEXES}'`;
+
+const asIndexes = (rows: Row[] = []) => rows.map((row) => ({ name: String(row.name), sql: String(row.sql) }));
+
+const dropIndexes = (db: RestoreTarget, indexes: IndexDefinition[]) =>
+  db.write([
+    `CREATE TABLE IF NOT EXISTS ${PENDING_INDEXES} (name TEXT PRIMARY KEY, sql TEXT NOT NULL)`,
+    `DELETE FROM ${PENDING_INDEXES}`,
+    ...insertStatements(PENDING_INDEXES, ['name', 'sql'], indexes.map(({ name, sql }) => [name, sql])),
+    ...indexes.map(({ name }) => `DROP INDEX IF EXISTS ${name}`),
+  ]);
+
+const buildIndexes = (db: RestoreTarget, indexes: IndexDefinition[]) =>
+  db.write([...indexes.map(({ sql }) => sql.replace(/^CREATE INDEX /i, 'CREATE INDEX IF NOT EXISTS ')), `DROP TABLE IF EXISTS ${PENDING_INDEXES}`]);
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 const isCell = (value: unknown) => value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 
-/** The target's schema version and columns; refuses a target that already holds data. */
-const readTarget = async (db: D1Database): Promise<Target> => {
-  const results = await db.batch<Row>([
-    db.prepare(SCHEMA_VERSION_SQL),
-    ...DATA_TABLES.map((table) => db.prepare(`SELECT count(*) AS n FROM ${table}`)),
-    ...DATA_TABLES.map((table) => db.prepare('SELECT name FROM pragma_table_info(?1)').bind(table)),
+/** The database's schema version and columns; refuses a target that already holds data. */
+const readTarget = async (db: RestoreTarget): Promise<Schema> => {
+  const results = await db.read([
+    SCHEMA_VERSION_SQL,
+    `SELECT ${DATA_TABLES.map((table) => `(SELECT count(*) FROM ${table}) AS ${table}`).join(', ')}`,
+    INDEXES_SQL,
+    HAS_PENDING_SQL,
+    ...DATA_TABLES.map((table) => `SELECT name FROM pragma_table_info('${table}')`),
   ]);
-  const counts = results.slice(1, 1 + DATA_TABLES.length);
-  const occupied = DATA_TABLES.filter((_, i) => Number(counts[i]?.results[0]?.n ?? 0) > 0);
+  const counts = results[1]?.[0] ?? {};
+  const occupied = DATA_TABLES.filter((table) => Number(counts[table] ?? 0) > 0);
   if (occupied.length) throw new RestoreError(`The target database is not empty (${occupied.join(', ')}). Restore into an empty one.`);
-  const columns = results.slice(1 + DATA_TABLES.length);
+  const indexes = new Map(asIndexes(results[2]).map((index) => [index.name, index]));
+  if (Number(results[3]?.[0]?.n ?? 0) > 0) {
+    const [pending] = await db.read([`SELECT name, sql FROM ${PENDING_INDEXES}`]);
+    for (const index of asIndexes(pending)) indexes.set(index.name, index);
+  }
   return {
-    schemaVersion: Number(results[0]?.results[0]?.version ?? 0),
-    columns: new Map(DATA_TABLES.map((table, i) => [table, new Set((columns[i]?.results ?? []).map((row) => String(row.name)))])),
+    schemaVersion: Number(results[0]?.[0]?.version ?? 0),
+    columns: new Map(DATA_TABLES.map((table, i) => [table, new Set((results[4 + i] ?? []).map((row) => String(row.name)))])),
+    indexes: [...indexes.values()],
   };
 };
 
-const assertTables = (tables: string[], target: Target) => {
-  const unknown = tables.filter((table) => !target.columns.has(table));
+const assertTables = (tables: string[], schema: Schema) => {
+  const unknown = tables.filter((table) => !schema.columns.has(table));
   if (unknown.length) throw new RestoreError(`The backup holds table(s) this database does not have: ${unknown.join(', ')}.`);
 };
 
 /** Checks one row against its table in the target; `where` names it in the message. */
-const assertRow = (row: unknown, table: string, target: Target, where: string): Row => {
+const assertRow = (row: unknown, table: string, schema: Schema, where: string): Row => {
   if (!isObject(row)) throw new RestoreError(`${where}: a row of ${table} is not an object.`);
-  const known = target.columns.get(table) ?? new Set();
+  const known = schema.columns.get(table) ?? new Set();
   for (const [column, value] of Object.entries(row)) {
     if (!known.has(column)) throw new RestoreError(`${where}: ${table} has no column "${column}" in this database.`);
     if (!isCell(value)) throw new RestoreError(`${where}: ${table}.${column} is not text, a number or null.`);
@@ -89,23 +145,58 @@ const columnsOf = (table: string) => {
   };
 };
 
-/** Rows of one table inserted in batches of `batchRows`; with no database, only checked. */
-const tableWriter = (db: D1Database | null, table: string, batchRows: number) => {
-  const check = columnsOf(table);
+/**
+ * Turns rows into INSERT statements, `batchRows` at a time, and sends them to the target in
+ * chunks of about `target.chunkBytes`, parents first as the rows come. One chunk is written
+ * while the next is made, so reading the file and writing the database overlap. Reports the
+ * rows written after each chunk.
+ */
+const sqlWriter = (db: RestoreTarget, batchRows: number, report: (rows: number, table: string) => void) => {
+  let chunk: string[] = [];
+  let bytes = 0;
+  let table = '';
   let columns: string[] = [];
-  let pending: Row[] = [];
-  const flush = async () => {
-    if (db && pending.length) await insertRows(db, table, columns, pending.map((row) => columns.map((column) => row[column])));
-    pending = [];
+  let rows: unknown[][] = [];
+  let converted = 0;
+  let writing: Promise<void> = Promise.resolve();
+  const toSql = () => {
+    if (!rows.length) return;
+    for (const statement of insertStatements(table, columns, rows)) {
+      chunk.push(statement);
+      bytes += statement.length;
+    }
+    converted += rows.length;
+    rows = [];
+  };
+  const send = async () => {
+    await writing;
+    if (!chunk.length) return;
+    const [statements, done, last] = [chunk, converted, table];
+    chunk = [];
+    bytes = 0;
+    writing = db.write(statements).then(() => report(done, last));
+    // Seen by the next send or by finish; this keeps it from counting as unhandled meanwhile.
+    writing.catch(() => undefined);
   };
   return {
-    add: async (row: Row, where: string) => {
-      columns = check(row, where);
-      if (!db) return;
-      pending.push(row);
-      if (pending.length >= batchRows) await flush();
+    add: async (name: string, names: string[], row: Row) => {
+      if (name !== table) {
+        toSql();
+        table = name;
+        columns = names;
+      }
+      rows.push(columns.map((column) => row[column]));
+      if (rows.length < batchRows) return;
+      toSql();
+      if (bytes >= db.chunkBytes) await send();
     },
-    flush,
+    finish: async () => {
+      toSql();
+      await send();
+      await writing;
+    },
+    /** Waits for a write still in flight, whatever its outcome, before anything else is sent. */
+    settle: () => writing.catch(() => undefined),
   };
 };
 
@@ -153,7 +244,7 @@ async function* gzipLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<Ui
   }
 }
 
-const asHeader = (value: unknown, target: Target): BackupHeader => {
+const asHeader = (value: unknown, schema: Schema): BackupHeader => {
   if (!isObject(value) || value.format !== BACKUP_FORMAT) {
     throw new RestoreError(`The file is not a format ${BACKUP_FORMAT} backup: its first line is not the header.`);
   }
@@ -164,10 +255,10 @@ const asHeader = (value: unknown, target: Target): BackupHeader => {
   if (!Array.isArray(tables) || !tables.every((table) => typeof table === 'string') || new Set(tables).size !== tables.length) {
     throw new RestoreError('The backup header does not list its tables.');
   }
-  if (schemaVersion > target.schemaVersion) {
-    throw new RestoreError(`The backup is of schema version ${schemaVersion}, newer than this database's ${target.schemaVersion}. Apply the migrations first.`);
+  if (schemaVersion > schema.schemaVersion) {
+    throw new RestoreError(`The backup is of schema version ${schemaVersion}, newer than this database's ${schema.schemaVersion}. Apply the migrations first.`);
   }
-  assertTables(tables as string[], target);
+  assertTables(tables as string[], schema);
   return { format: BACKUP_FORMAT, createdAt, schemaVersion, tables: tables as string[] };
 };
 
@@ -186,23 +277,24 @@ interface ReadResult {
   manifest: Manifest;
 }
 
+type Writer = ReturnType<typeof sqlWriter>;
+
 /**
  * Reads a format 2 file from start to end, checking every line, and the row counts and hashes
- * against the manifest. With a database it also inserts the rows, table by table as they come;
+ * against the manifest. With a writer it also inserts the rows, table by table as they come;
  * without one it only checks.
  */
-const readStreamed = async (stream: ReadableStream<Uint8Array>, target: Target, db: D1Database | null, options: RestoreOptions): Promise<ReadResult> => {
+const readStreamed = async (stream: ReadableStream<Uint8Array>, schema: Schema, writer: Writer | null, options: RestoreOptions): Promise<ReadResult> => {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-  const batchRows = options.batchRows ?? BATCH_ROWS;
   const seen = new Map<string, TableSummary>();
   let header: BackupHeader | null = null;
   let manifest: Manifest | null = null;
   let lineNumber = 0;
-  let current = null as { table: string; index: number; rows: number; hash: Sha256; writer: ReturnType<typeof tableWriter> } | null;
+  let rowsRead = 0;
+  let current = null as { table: string; index: number; rows: number; hash: Sha256; columns: ReturnType<typeof columnsOf> } | null;
 
   const finishTable = async () => {
     if (!current) return;
-    await current.writer.flush();
     seen.set(current.table, { rows: current.rows, sha256: await current.hash.hex() });
   };
 
@@ -217,7 +309,7 @@ const readStreamed = async (stream: ReadableStream<Uint8Array>, target: Target, 
       throw new RestoreError(`${where} is not valid JSON.`);
     }
     if (!header) {
-      header = asHeader(value, target);
+      header = asHeader(value, schema);
       continue;
     }
     if (isObject(value) && 'manifest' in value) {
@@ -232,11 +324,17 @@ const readStreamed = async (stream: ReadableStream<Uint8Array>, target: Target, 
       if (index === -1) throw new RestoreError(`${where} holds a row of ${table}, a table the header does not list.`);
       if (current && index <= current.index) throw new RestoreError(`${where}: the rows of ${table} are out of the header's order.`);
       await finishTable();
-      current = { table, index, rows: 0, hash: options.sha256(), writer: tableWriter(db, table, batchRows) };
+      current = { table, index, rows: 0, hash: options.sha256(), columns: columnsOf(table) };
     }
     await current.hash.update(line);
-    await current.writer.add(assertRow(r, table, target, where), where);
+    const row = assertRow(r, table, schema, where);
+    const columns = current.columns(row, where);
+    if (writer) await writer.add(table, columns, row);
     current.rows += 1;
+    rowsRead += 1;
+    if (!writer && rowsRead % CHECK_REPORT_ROWS === 0) {
+      options.onProgress?.({ phase: 'check', rows: rowsRead, totalRows: null, table, tablesDone: seen.size, tables: header.tables.length });
+    }
   }
 
   if (!header) throw new RestoreError('The file is empty.');
@@ -247,6 +345,7 @@ const readStreamed = async (stream: ReadableStream<Uint8Array>, target: Target, 
     if (found.rows !== expected.rows) throw new RestoreError(`The backup is damaged: ${table} has ${found.rows} rows, the manifest says ${expected.rows}.`);
     if (found.sha256 !== expected.sha256) throw new RestoreError(`The backup is damaged: the rows of ${table} do not match the manifest's SHA-256.`);
   }
+  await writer?.finish();
   return { header, manifest };
 };
 
@@ -257,26 +356,27 @@ interface LegacyBackup {
 }
 
 /** Checks a format 1 file (one JSON object, no hashes) as far as it can be checked. */
-const asLegacy = (value: unknown, target: Target): LegacyBackup => {
+const asLegacy = (value: unknown, schema: Schema): LegacyBackup => {
   if (!isObject(value) || value.version !== LEGACY_BACKUP_FORMAT || !isObject(value.tables)) {
     throw new RestoreError(`The file is neither a format ${BACKUP_FORMAT} backup (gzip) nor a format ${LEGACY_BACKUP_FORMAT} one (JSON).`);
   }
   const tables = value.tables;
-  assertTables(Object.keys(tables), target);
+  assertTables(Object.keys(tables), schema);
   for (const [table, rows] of Object.entries(tables)) {
     if (!Array.isArray(rows)) throw new RestoreError(`The backup has no rows array for ${table}.`);
     const check = columnsOf(table);
-    rows.forEach((row, i) => check(assertRow(row, table, target, `${table} row ${i + 1}`), `${table} row ${i + 1}`));
+    rows.forEach((row, i) => check(assertRow(row, table, schema, `${table} row ${i + 1}`), `${table} row ${i + 1}`));
   }
   return value as unknown as LegacyBackup;
 };
 
-const writeLegacy = async (db: D1Database, backup: LegacyBackup, options: RestoreOptions) => {
+const writeLegacy = async (writer: Writer, backup: LegacyBackup) => {
   for (const table of DATA_TABLES) {
-    const writer = tableWriter(db, table, options.batchRows ?? BATCH_ROWS);
-    for (const row of backup.tables[table] ?? []) await writer.add(row as Row, table);
-    await writer.flush();
+    const rows = (backup.tables[table] ?? []) as Row[];
+    const columns = Object.keys(rows[0] ?? {});
+    for (const row of rows) await writer.add(table, columns, row);
   }
+  await writer.finish();
 };
 
 /**
@@ -301,13 +401,36 @@ const peek = async (stream: ReadableStream<Uint8Array>) => {
 const isGzip = (bytes: Uint8Array) => GZIP_MAGIC.every((byte, i) => bytes[i] === byte);
 
 /** Deletes what a failed restore wrote; the target was empty before it began. */
-const wipe = async (db: D1Database) => {
-  await db.batch([...DATA_TABLES].reverse().map((table) => db.prepare(`DELETE FROM ${table}`)));
+const wipe = (db: RestoreTarget) => db.write([...DATA_TABLES].reverse().map((table) => `DELETE FROM ${table}`));
+
+const rowCounts = async (db: RestoreTarget) => {
+  const [counts] = await db.read([`SELECT ${DATA_TABLES.map((table) => `(SELECT count(*) FROM ${table}) AS ${table}`).join(', ')}`]);
+  return Object.fromEntries(DATA_TABLES.map((table) => [table, Number(counts?.[0]?.[table] ?? 0)])) as Record<DataTable, number>;
 };
 
-const rowCounts = async (db: D1Database) => {
-  const results = await db.batch<{ n: number }>(DATA_TABLES.map((table) => db.prepare(`SELECT count(*) AS n FROM ${table}`)));
-  return Object.fromEntries(DATA_TABLES.map((table, i) => [table, Number(results[i]?.results[0]?.n ?? 0)])) as Record<DataTable, number>;
+/** A writer that reports the rows written against the total, table by table. */
+const progressWriter = (db: RestoreTarget, tables: readonly string[], totals: Record<string, number>, options: RestoreOptions) => {
+  const totalRows = tables.reduce((sum, table) => sum + (totals[table] ?? 0), 0);
+  return sqlWriter(db, options.batchRows ?? BATCH_ROWS, (rows, table) =>
+    options.onProgress?.({ phase: 'write', rows, totalRows, table, tablesDone: Math.max(0, tables.indexOf(table)), tables: tables.length }),
+  );
+};
+
+/**
+ * Writes the rows with the secondary indexes set aside, and builds them again whatever happens.
+ * Should writing fail, what was written is deleted again.
+ */
+const writeRows = async (db: RestoreTarget, schema: Schema, writer: Writer, write: () => Promise<void>) => {
+  await dropIndexes(db, schema.indexes);
+  try {
+    await write();
+  } catch (error) {
+    await writer.settle();
+    await wipe(db);
+    throw error;
+  } finally {
+    await buildIndexes(db, schema.indexes);
+  }
 };
 
 /**
@@ -317,8 +440,8 @@ const rowCounts = async (db: D1Database) => {
  * written. Should writing fail part way (or the file change between the two reads), what was
  * written is deleted again. Returns the rows restored per table.
  */
-export const restoreBackup = async (db: D1Database, source: RestoreSource, options: RestoreOptions) => {
-  const target = await readTarget(db);
+export const restoreBackup = async (db: RestoreTarget, source: RestoreSource, options: RestoreOptions) => {
+  const schema = await readTarget(db);
   const { first, stream } = await peek(await source.open());
   if (!isGzip(first)) {
     let value: unknown;
@@ -327,25 +450,21 @@ export const restoreBackup = async (db: D1Database, source: RestoreSource, optio
     } catch {
       throw new RestoreError('The file is neither a gzip-compressed backup nor a JSON one, or it is truncated.');
     }
-    const backup = asLegacy(value, target);
-    try {
-      await writeLegacy(db, backup, options);
-    } catch (error) {
-      await wipe(db);
-      throw error;
-    }
+    const backup = asLegacy(value, schema);
+    const totals = Object.fromEntries(Object.entries(backup.tables).map(([table, rows]) => [table, rows.length]));
+    const writer = progressWriter(db, DATA_TABLES, totals, options);
+    await writeRows(db, schema, writer, () => writeLegacy(writer, backup));
     return rowCounts(db);
   }
 
-  const checked = await readStreamed(stream, target, null, options);
-  try {
-    const written = await readStreamed(await source.open(), target, db, options);
+  const checked = await readStreamed(stream, schema, null, options);
+  const totals = Object.fromEntries(Object.entries(checked.manifest).map(([table, { rows }]) => [table, rows]));
+  const writer = progressWriter(db, checked.header.tables, totals, options);
+  await writeRows(db, schema, writer, async () => {
+    const written = await readStreamed(await source.open(), schema, writer, options);
     if (written.header.createdAt !== checked.header.createdAt || JSON.stringify(written.manifest) !== JSON.stringify(checked.manifest)) {
       throw new RestoreError('The file changed while it was being restored.');
     }
-  } catch (error) {
-    await wipe(db);
-    throw error;
-  }
+  });
   return rowCounts(db);
 };

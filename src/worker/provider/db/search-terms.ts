@@ -1,5 +1,5 @@
 /**
- * What a person typed into a search box, read as DESIGN.md §7 says: `#123` or `123` is a ticket
+ * What a person typed into a search box, read as docs/architecture.md#search-and-list-views says: `#123` or `123` is a ticket
  * number; otherwise words in any order, "a quoted phrase", and the last word a prefix while it is
  * still being typed. Every word goes to FTS5 inside double quotes, so its operators (AND, NEAR(,
  * *, ^, column filters) are only ever text.

@@ -116,7 +116,7 @@ const nothingGenerated = async (db: D1Database, { period, companyId }: Statement
 };
 
 /**
- * Generates a statement for a month (DESIGN.md §10). The first of a month is number 1; generating
+ * Generates a statement for a month (docs/architecture.md#billing-lines-and-statements). The first of a month is number 1; generating
  * again bills the lines added since as a supplementary statement; nothing to bill is a 400.
  */
 export const generateStatement = async (db: D1Database, request: StatementRequest, issuer: StatementIssuer, audit: AuditContext) => {
@@ -190,7 +190,7 @@ const refusedMove = async (db: D1Database, id: number, { status, from }: Stateme
   return new Conflict(`Statement ${name} is ${current.status}; a ${current.status} statement cannot be ${verb}`);
 };
 
-/** Moves a statement one step: open → issued → paid, or issued → void (DESIGN.md §10). */
+/** Moves a statement one step: open → issued → paid, or issued → void (docs/architecture.md#billing-lines-and-statements). */
 export const moveStatement = async (
   db: D1Database,
   id: number,

@@ -24,11 +24,11 @@ export type DataTable = (typeof DATA_TABLES)[number];
  */
 export const DERIVED_TABLE_PREFIX = 'tickets_fts';
 
-/** Tables of the app's own machinery, never backed up or restored. */
-export const SYSTEM_TABLES = ['backup_lock'] as const;
+/** Tables of the app's own machinery, never backed up or restored (restore_pending_indexes lives only while a restore runs). */
+export const SYSTEM_TABLES = ['backup_lock', 'restore_pending_indexes'] as const;
 
 /**
- * How a backup, which reads page by page, keeps each table consistent (DESIGN.md §8):
+ * How a backup, which reads page by page, keeps each table consistent (docs/operations.md#backups):
  * - `locked`: read in pages by id while triggers (migration 0006) refuse every insert, update
  *   and delete, so every page sees one state. A test checks each has its three triggers.
  * - `snapshot`: read whole in the transaction that takes the lock, with no triggers, so writes

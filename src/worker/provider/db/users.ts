@@ -7,7 +7,7 @@ import { USER_COLUMNS, rowsOf, toUser, written, type UserRow } from './rows';
 import { NOW_SQL, uniqueOrConflict, type UniqueField } from './sql';
 import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
 
-const EMAIL_TAKEN: UniqueField = { field: 'email', detail: 'Email address is already in use' };
+export const EMAIL_TAKEN: UniqueField = { field: 'email', detail: 'Email address is already in use' };
 
 export const findUser = async (db: D1Database, id: number) => {
   const row = await db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?1`).bind(id).first<UserRow>();
@@ -44,7 +44,7 @@ export const listUsers = async (db: D1Database, query: UserListQuery) => {
 };
 
 /** What a user's audit entries record; never the password hash. */
-const AUDIT_FIELDS: AuditFields = {
+export const USER_AUDIT_FIELDS: AuditFields = {
   firstName: jsonColumn('first_name'),
   surname: jsonColumn('surname'),
   email: jsonColumn('email'),
@@ -70,7 +70,7 @@ export const insertUser = async (db: D1Database, user: NewUser, audit: AuditCont
           `INSERT INTO users (first_name, surname, email, password_hash, is_active, role) VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING ${USER_COLUMNS}`,
         )
         .bind(user.firstName, user.surname, user.email, user.passwordHash, user.isActive === false ? 0 : 1, user.role ?? 'staff'),
-      auditCreated(db, audit, { entity: 'user', table: 'users', fields: AUDIT_FIELDS }),
+      auditCreated(db, audit, { entity: 'user', table: 'users', fields: USER_AUDIT_FIELDS }),
     ]),
     EMAIL_TAKEN,
   );
@@ -115,7 +115,7 @@ export const updateUser = async (
         entity: 'user',
         table: 'users',
         id,
-        fields: AUDIT_FIELDS,
+        fields: USER_AUDIT_FIELDS,
         values: changes,
         guard,
         version,

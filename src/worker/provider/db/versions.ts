@@ -2,7 +2,7 @@ import type { Versioned } from '../../../shared/types';
 import { StaleVersion } from '../errors/domain';
 
 /**
- * Record versions (DESIGN.md §10, migration 0008). Every UPDATE of an editable record adds
+ * Record versions (docs/architecture.md#record-versions, migration 0008). Every UPDATE of an editable record adds
  * VERSION_BUMP to its SET; a PATCH that names the version it was edited from adds
  * `version = coalesce(?n, version)` to its WHERE (the expected version bound as ?n, null when the
  * caller sent none), so of two saves made from the same version only the first changes the row.

@@ -40,7 +40,7 @@ const fieldErrors = (error: ValidationError): Record<string, string[]> => {
   return errors;
 };
 
-/** Turns a yup ValidationError into the 400 body of DESIGN.md §3: a message plus field errors. */
+/** Turns a yup ValidationError into the 400 body of docs/api.md#errors: a message plus field errors. */
 export const validationFailed = (error: ValidationError) => {
   const errors = fieldErrors(error);
   const [path, messages] = Object.entries(errors)[0] ?? ['body', ['Invalid request']];
@@ -52,7 +52,7 @@ export const validationFailed = (error: ValidationError) => {
 /** A record's version as its ETag: `"3"`. */
 export const etagOf = (version: number) => `"${version}"`;
 
-/** The one place a domain error gets its status; a conflict answers with a problem body (DESIGN.md §3). */
+/** The one place a domain error gets its status; a conflict answers with a problem body (docs/api.md#errors). */
 const httpErrorOf = (error: Error) => {
   if (error instanceof ValidationError) return validationFailed(error);
   if (error instanceof Invalid) return badRequest(error.message, error.errors);
@@ -65,7 +65,7 @@ const httpErrorOf = (error: Error) => {
 };
 
 export const onError = (error: Error, c: Context) => {
-  // DESIGN.md §10: the answer to a save made from an older version is the record as it now is.
+  // docs/architecture.md#record-versions: the answer to a save made from an older version is the record as it now is.
   if (error instanceof StaleVersion) return c.json(error.current, 412, { ETag: etagOf(error.current.version) });
   const known = httpErrorOf(error);
   if (known instanceof HttpError) return c.json(known.body, known.status, known.headers);

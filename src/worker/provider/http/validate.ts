@@ -50,7 +50,7 @@ type Validated<Target extends 'json' | 'query', T> = { in: { [K in Target]: T };
  * `c.req.valid('json')`, and the route's type carries it to the API contract check
  * (contract-check.ts). Not Hono's `validator('json')`: that parses only bodies labelled JSON and
  * answers a malformed one itself, where this reads every body and names the fault in the 400 of
- * DESIGN.md §3.
+ * docs/api.md#errors.
  */
 export const jsonBody =
   <S extends ObjectSchema<AnyObject>>(schema: S): MiddlewareHandler<ProviderEnv, string, Validated<'json', InferType<S>>> =>

@@ -7,7 +7,7 @@ import { queryOf } from '../http/validate';
 
 const CSV_HEADER = ['id', 'at', 'actor_id', 'actor', 'action', 'entity', 'entity_id', 'changes', 'request_id'];
 
-/** `GET audit` and `GET audit.csv` (DESIGN.md §6), mounted at the API root. */
+/** `GET audit` and `GET audit.csv` (docs/architecture.md#roles-and-the-audit-log), mounted at the API root. */
 export const auditRoutes = new Hono<ProviderEnv>()
   .get('/audit', requireAuth, queryOf(auditQuerySchema), async (c) => {
     const query = c.req.valid('query');

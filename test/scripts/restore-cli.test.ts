@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RestoreError } from '../../src/worker/provider/db/restore';
+import { d1Read, type D1Location } from '../../scripts/d1-cli';
+import { restoreFileThroughCli } from '../../scripts/restore';
+
+// `npm run db:restore -- … --remote` runs through `wrangler d1 execute --remote`; here the same
+// code runs with `--local --persist-to` a throwaway folder in place of `--remote`.
+
+type Row = Record<string, string | number | null>;
+
+const USERS: Row[] = [
+  { id: 1, first_name: 'Ada', surname: "O'Neil", email: 'ada@example.com', password_hash: 'pbkdf2-sha256$100000$x$y', role: 'admin' },
+  { id: 3, first_name: 'Zoë', surname: 'Ünal; DROP TABLE users;--', email: 'zoe@example.com', password_hash: 'pbkdf2-sha256$100000$a$b', role: 'staff' },
+];
+const COMPANIES: Row[] = [{ id: 7, name: 'Acme "Ltd"', name_key: 'acme "ltd"', address: 'Line 1\r\nLine 2\n' }];
+const TICKETS: Row[] = Array.from({ length: 40 }, (_, i) => ({
+  id: i + 10,
+  title: `Ticket ${i}; with a semicolon -- and a dash`,
+  description: i % 2 ? 'tab\there /* not a comment */ 你好 🚀' : '',
+  company_id: 7,
+  reporter_id: i % 2 ? 1 : 3,
+  created_at: `2026-01-${String((i % 28) + 1).padStart(2, '0')}T10:00:00.000Z`,
+}));
+const AUDIT: Row[] = [{ id: 5, at: '2026-01-01T00:00:00.000Z', actor_id: null, action: 'create', entity: 'user', entity_id: 1, changes: '{"email":[null,"ada@example.com"]}', request_id: 'setup' }];
+const TABLES: Record<string, Row[]> = { users: USERS, companies: COMPANIES, tickets: TICKETS, audit_log: AUDIT };
+
+/** A format 2 backup file of `tables`, built here by the format's rules, not by the backup code. */
+const backupFile = (tables: Record<string, Row[]>, tamper?: (lines: string[]) => string[]) => {
+  const manifest: Record<string, { rows: number; sha256: string }> = {};
+  let rowLines: string[] = [];
+  for (const [table, rows] of Object.entries(tables)) {
+    const own = rows.map((r) => JSON.stringify({ t: table, r }));
+    manifest[table] = { rows: own.length, sha256: createHash('sha256').update(own.map((line) => `${line}\n`).join('')).digest('hex') };
+    rowLines.push(...own);
+  }
+  if (tamper) rowLines = tamper(rowLines);
+  const header = { format: 2, createdAt: '2026-11-20T03:00:00.000Z', schemaVersion: 1, tables: Object.keys(tables) };
+  return gzipSync([JSON.stringify(header), ...rowLines, JSON.stringify({ manifest })].map((line) => `${line}\n`).join(''));
+};
+
+let folder: string;
+const written = async (bytes: Uint8Array, name: string) => {
+  const file = path.join(folder, name);
+  await writeFile(file, bytes);
+  return file;
+};
+const local = (name: string): D1Location => ({ remote: false, persistTo: path.join(folder, name) });
+const countsOf = async (where: D1Location) => (await d1Read(where, [`SELECT ${Object.keys(TABLES).map((t) => `(SELECT count(*) FROM ${t}) AS ${t}`).join(', ')}`]))[0]?.[0];
+
+beforeAll(async () => {
+  folder = await mkdtemp(path.join(tmpdir(), 'staff-app-restore-cli-'));
+});
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe('restoring through wrangler d1 execute', () => {
+  const target = () => local('restored');
+
+  it('restores every row as the file holds it, awkward text included, and refuses to restore over it', async () => {
+    const file = await written(backupFile(TABLES), 'good.ndjson.gz');
+    const restored = await restoreFileThroughCli(file, target());
+    expect(restored).toMatchObject({ users: 2, companies: 1, tickets: 40, audit_log: 1 });
+    for (const [table, rows] of Object.entries(TABLES)) {
+      const columns = Object.keys(rows[0] as Row);
+      const [stored] = await d1Read(target(), [`SELECT ${columns.join(', ')} FROM ${table} ORDER BY id`]);
+      expect(stored, table).toEqual(rows);
+    }
+
+    const error = await restoreFileThroughCli(file, target()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RestoreError);
+    expect((error as Error).message).toMatch(/not empty \(users, companies, tickets, audit_log\)/);
+    expect(await countsOf(target())).toEqual({ users: 2, companies: 1, tickets: 40, audit_log: 1 });
+  });
+});
+
+describe('refusing a file with nothing written', () => {
+  const target = () => local('refused');
+  const refusals: [string, () => Uint8Array, RegExp][] = [
+    ['a file that is no backup', () => new TextEncoder().encode('not a backup at all'), /neither a gzip-compressed backup nor a JSON one/],
+    ['a row changed after the manifest was written', () => backupFile(TABLES, (lines) => lines.map((line) => line.replace('Ticket 3;', 'Ticket 4;'))), /rows of tickets do not match the manifest's SHA-256/],
+    ['a row missing', () => backupFile(TABLES, (lines) => lines.slice(1)), /users has 1 rows, the manifest says 2/],
+  ];
+
+  it.each(refusals)('refuses %s', async (_, make, message) => {
+    const file = await written(make(), 'bad.ndjson.gz');
+    const error = await restoreFileThroughCli(file, target()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RestoreError);
+    expect((error as Error).message).toMatch(message);
+    expect(await countsOf(target())).toEqual({ users: 0, companies: 0, tickets: 0, audit_log: 0 });
+  });
+});
