@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Log, LogLevel, Miniflare } from 'miniflare';
 import { unstable_getMiniflareWorkerOptions } from 'wrangler';
+import { printRuntimeOutput } from './runtime-output';
 
 /** The config `vite build` writes next to the built Worker. */
 export const BUILT_CONFIG = 'dist/staff_app/wrangler.json';
@@ -43,7 +44,8 @@ export const serveBuilt = async ({ port, stateDir, upstream, quiet, pages = true
     cf: false,
     log: new Log(quiet ? LogLevel.WARN : LogLevel.INFO),
     // Quiet runs (bench, load) still write the request log, as production does, but nobody reads it.
-    ...(quiet ? { handleRuntimeStdio: (stdout: Readable, stderr: Readable) => (stdout.resume(), stderr.pipe(process.stderr)) } : {}),
+    // Otherwise workerd's output is shown without the traces of clients that went away mid-response.
+    handleRuntimeStdio: quiet ? (stdout: Readable, stderr: Readable) => (stdout.resume(), stderr.pipe(process.stderr)) : printRuntimeOutput,
     // The Worker writes its own line per API request (src/worker/request-log.ts) without the
     // address's ids and query values, which Miniflare's request log would print.
     logRequests: false,

@@ -17,6 +17,8 @@ import '@mantine/core/styles/Stack.css';
 import '@mantine/core/styles/Center.css';
 import '@mantine/core/styles/Group.css';
 import '@mantine/core/styles/Code.css';
+// First, before the router is created: a signed-out visit goes to the sign-in page untouched.
+import './app/signed-out-entry';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { BACKUP_API, DESKTOP, LOGIN_API, VIEWPORTS, admin, browserForFile, fillLogin, pause, settledBox, snap, toastWith, type Box } from './fixtures';
+import { BACKUP_API, DESKTOP, LOGIN_API, PROFILE_API, VIEWPORTS, admin, browserForFile, fillLogin, pause, settledBox, snap, toastWith, type Box } from './fixtures';
 
 const chrome = browserForFile();
 
@@ -24,6 +24,27 @@ const raiseToasts = async (page: Page, statuses: number[]) => {
     await answered;
   }
   await expect.poll(() => cards(page).count()).toBeGreaterThanOrEqual(Math.min(statuses.length, 3));
+};
+
+/**
+ * Raises `count` different error toasts inside the signed-in app (identical toasts replace each
+ * other): profile updates whose calls are answered here, each failing with its own message.
+ */
+const raiseDistinctToasts = async (page: Page, count: number) => {
+  let failures = 0;
+  await page.route(PROFILE_API, (route) => {
+    if (route.request().method() === 'GET') return route.continue();
+    failures += 1;
+    return route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: `Injected failure ${failures}` }) });
+  });
+  await page.goto('/dashboard?settings=true&tab=profile');
+  const update = page.getByRole('button', { name: 'Update Profile' });
+  for (let i = 0; i < count; i += 1) {
+    const answered = page.waitForResponse((response) => response.url().includes('/api/v1/users/profile') && response.request().method() !== 'GET');
+    await update.click();
+    await answered;
+    await toastWith(page, `Injected failure ${i + 1}`).first().waitFor();
+  }
 };
 
 /** Raises a success toast inside the signed-in app: a database backup whose call is answered here. */
@@ -56,13 +77,13 @@ const drag = async (page: Page, toast: Locator, dx: number) => {
 
 describe('toast area', () => {
   it('shows at most three toasts, newest on top', async () => {
-    const page = await chrome.open();
-    await raiseToasts(page, [401, 401, 401, 401, 500]);
+    const page = await chrome.open(DESKTOP, { as: admin() });
+    await raiseDistinctToasts(page, 5);
     await pause(400);
     expect(await shownCards(page).count()).toBe(3);
     await expect.poll(() => cards(page).count()).toBe(3);
     const top = (await shownBoxes(page))[0];
-    const newest = await settledBox(toastWith(page, 'Login Failed'));
+    const newest = await settledBox(toastWith(page, 'Injected failure 5'));
     expect(newest.y).toBe(top?.y);
   });
 
@@ -110,8 +131,8 @@ describe('toast area', () => {
   });
 
   it('dismisses every toast on Escape', async () => {
-    const page = await chrome.open();
-    await raiseToasts(page, [401, 401, 500]);
+    const page = await chrome.open(DESKTOP, { as: admin() });
+    await raiseDistinctToasts(page, 3);
     await page.keyboard.press('Escape');
     await expect.poll(() => cards(page).count(), { timeout: 2000 }).toBe(0);
   });

@@ -42,6 +42,15 @@ const load = (): AuthState => {
 
 export const authState = proxy<AuthState>(load());
 
+/** Why this tab's session ended when the person did not sign out here; the sign-in page says it. */
+export const SIGN_OUT_REASONS = {
+  ended: 'Your session ended: sign in again.',
+  otherTab: 'You signed out in another tab: sign in again.',
+} as const;
+
+// Kept in memory only: the message belongs to the sign-out that just happened, not to a reload.
+export const signOutNotice = proxy<{ reason: string | null }>({ reason: null });
+
 subscribe(authState, () => {
   localStorage.setItem(AUTH_STORAGE_KEY, JSON.stringify({ token: authState.token, user: authState.user }));
 });
@@ -51,11 +60,13 @@ subscribe(authState, () => {
 window.addEventListener('storage', (event) => {
   if (event.key !== AUTH_STORAGE_KEY && event.key !== null) return;
   const next = load();
+  if (authState.token && !next.token) signOutNotice.reason = SIGN_OUT_REASONS.otherTab;
   authState.token = next.token;
   authState.user = next.user;
 });
 
 export const signIn = (response: LoginResponse) => {
+  signOutNotice.reason = null;
   authState.token = response.token;
   authState.user = {
     id: response.userId ?? 0,
@@ -75,7 +86,9 @@ export const setStoredRole = (role: Role) => {
   if (authState.user) authState.user.role = role;
 };
 
-export const signOut = () => {
+/** Forgets the session; `reason` is what the sign-in page tells a person who did not ask for this. */
+export const signOut = (reason: string | null = null) => {
+  signOutNotice.reason = reason;
   authState.token = null;
   authState.user = null;
 };

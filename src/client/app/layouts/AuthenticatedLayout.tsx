@@ -4,6 +4,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { Link, Navigate, Outlet, useLocation } from 'react-router-dom';
 import { SettingsDialog } from '../../features/settings/SettingsDialog';
 import { useAuth } from '../../lib/auth-store';
+import { loginAddress } from '../../lib/login-address';
 import { SearchLauncher } from './SearchLauncher';
 import { useStoredRole } from '../../lib/use-stored-role';
 import { SideNav } from './SideNav';
@@ -24,7 +25,7 @@ export function AuthenticatedLayout({ nav }: { nav: NavItem[] }) {
 
   if (!token) {
     const wanted = `${location.pathname}${location.search}${location.hash}`;
-    return <Navigate to={`/login?redirect=${encodeURIComponent(wanted)}`} replace />;
+    return <Navigate to={loginAddress(wanted)} replace />;
   }
 
   return (

@@ -5,6 +5,7 @@ import { APP_AUDIENCE } from '../../../shared/constants';
 import { loginSchema, type LoginPayload } from '../../../shared/schemas/auth';
 import { ApiError } from '../../lib/api';
 import { signIn } from '../../lib/auth-store';
+import { SignOutNotice } from './SignOutNotice';
 import { PasswordField, TextField } from '../../lib/form/fields';
 import { usePageTitle } from '../../lib/page-title';
 import { useRoutePreload } from '../../lib/route-preload';
@@ -56,6 +57,7 @@ export function LoginPage() {
                     Staff workspace
                   </Text>
                 </div>
+                <SignOutNotice />
                 <TextField name="username" type="email" label="Email" autoComplete="username" autoFocus />
                 <PasswordField name="password" label="Password" autoComplete="current-password" />
                 <Field<string> name="audience">{({ input }) => <input {...input} type="hidden" />}</Field>

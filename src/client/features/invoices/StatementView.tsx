@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine
 import type { StatementTarget } from '../../../shared/schemas/invoices';
 import type { StatementDetail } from '../../../shared/types';
 import { formatCents, formatDate } from '../../lib/format';
+import { useToastClearance } from '../../lib/toast/clearance';
 import { Facts } from '../../lib/ui/Facts';
 import { STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS, periodLabel } from './labels';
 
@@ -11,6 +12,8 @@ interface Props {
   /** Opens a step's confirmation; absent for a role that may not move statements. */
   onAsk?: (target: StatementTarget) => void;
 }
+
+const ACTIONS = '[data-testid="statement-actions"]';
 
 function PrintButton() {
   return (
@@ -26,9 +29,11 @@ function PrintButton() {
  * the last one was clicked; both are in the top row, above where a centred dialog's button can be.
  */
 function StatementActions({ statement, busy, onAsk }: Props) {
+  // The toast each step raises ("Statement issued") must not land on the step that follows it.
+  const clearance = useToastClearance(ACTIONS);
   if (statement.status === 'open' && onAsk) {
     return (
-      <Group justify="space-between" data-testid="statement-actions">
+      <Group justify="space-between" data-testid="statement-actions" ref={clearance}>
         <Button onClick={() => onAsk('issued')} disabled={busy}>
           Issue statement
         </Button>
@@ -37,7 +42,7 @@ function StatementActions({ statement, busy, onAsk }: Props) {
     );
   }
   return (
-    <Group justify="space-between" data-testid="statement-actions">
+    <Group justify="space-between" data-testid="statement-actions" ref={clearance}>
       <PrintButton />
       {statement.status === 'issued' && onAsk ? (
         <Button color="green" onClick={() => onAsk('paid')} disabled={busy}>

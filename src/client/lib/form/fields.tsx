@@ -19,6 +19,7 @@ type Named<P> = Omit<P, 'name' | 'value' | 'onChange' | 'onBlur' | 'onFocus' | '
 
 interface FieldMeta {
   touched?: boolean;
+  modified?: boolean;
   submitFailed?: boolean;
   error?: unknown;
   submitError?: unknown;
@@ -26,11 +27,13 @@ interface FieldMeta {
 }
 
 /**
- * The error a field shows: its validation message after the user has left it or tried to submit,
- * else what the server said about it on the last submit (a name already taken) until it is edited.
+ * The error a field shows: its validation message after the user has typed in it and left it, or
+ * tried to submit, else what the server said about it on the last submit (a name already taken)
+ * until it is edited. Focus leaving an untouched field (a page moving focus to its heading) is no
+ * reason to complain about it.
  */
 const errorOf = (meta: FieldMeta) => {
-  if ((meta.touched || meta.submitFailed) && typeof meta.error === 'string') return meta.error;
+  if (((meta.touched && meta.modified) || meta.submitFailed) && typeof meta.error === 'string') return meta.error;
   return !meta.dirtySinceLastSubmit && typeof meta.submitError === 'string' ? meta.submitError : undefined;
 };
 

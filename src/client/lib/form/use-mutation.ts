@@ -60,6 +60,8 @@ const failureToast = (failure: Mutation<unknown, unknown>['failure'], error: Err
  */
 export function useMutation<V, R>(mutation: Mutation<V, R>, version?: number) {
   const running = useRef(false);
+  // This form's last error toast, taken down when a retry succeeds so it does not outlive the fix.
+  const errorToast = useRef<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [conflict, setConflict] = useState<R | null>(null);
   // The version to send; it follows the record the form was loaded with until a conflict or save moves it.
@@ -80,6 +82,8 @@ export function useMutation<V, R>(mutation: Mutation<V, R>, version?: number) {
       setConflict(null);
       setOwn({ loaded: version, current: versionOf(result) ?? ifMatch });
       settle?.(result);
+      if (errorToast.current !== null) notify.dismiss(errorToast.current);
+      errorToast.current = null;
       notify.success(...mutation.success(result, values));
       await mutation.onSuccess?.(result, values);
       return { kind: 'saved', result };
@@ -90,7 +94,7 @@ export function useMutation<V, R>(mutation: Mutation<V, R>, version?: number) {
         return { kind: 'conflict', current, errors: { [FORM_ERROR]: CONFLICT_MESSAGE } };
       }
       const error = asError(caught);
-      notify.error(...failureToast(mutation.failure as Mutation<unknown, unknown>['failure'], error));
+      errorToast.current = notify.error(...failureToast(mutation.failure as Mutation<unknown, unknown>['failure'], error));
       await mutation.onFailure?.(error);
       return { kind: 'failed', error, errors: { ...fieldErrorsOf(error), [FORM_ERROR]: error.message } };
     } finally {

@@ -1,9 +1,10 @@
 import { useCallback, useSyncExternalStore } from 'react';
 
 /**
- * Headers of open layers (a record drawer, the settings dialog on a phone) whose controls toasts
- * must not cover. The toast area (docs/architecture.md#toasts) stays top-right at its offsets; while such a header is open
- * the area starts below it, so its close button and title stay clickable.
+ * Headers of open layers (a record drawer, the settings dialog on a phone) and action rows near
+ * the top of one (a statement's Print / Mark paid) whose controls toasts must not cover. The toast
+ * area (docs/architecture.md#toasts) stays top-right at its offsets; while such an element is open
+ * the area starts below it, so its buttons stay clickable.
  */
 const headers = new Set<HTMLElement>();
 const listeners = new Set<() => void>();
@@ -13,7 +14,7 @@ const changed = () => {
   listeners.forEach((listener) => listener());
 };
 
-/** A callback ref for an element inside a layer's header; the header found from it is kept clear. */
+/** A callback ref for an element inside (or being) what `selector` names; that element is kept clear. */
 export const useToastClearance = (selector: string) =>
   useCallback(
     (element: HTMLElement | null) => {
@@ -48,5 +49,6 @@ export const clearanceBottom = () =>
   [...headers].reduce((lowest, header) => {
     if (!header.isConnected) return lowest;
     const box = header.getBoundingClientRect();
-    return box.width > 0 ? Math.max(lowest, box.bottom) : lowest;
+    // Scrolled out of sight above the viewport, it needs no room.
+    return box.width > 0 && box.bottom > 0 ? Math.max(lowest, box.bottom) : lowest;
   }, 0);

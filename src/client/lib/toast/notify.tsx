@@ -4,7 +4,8 @@ import { ToastContent, type ToastKind } from './ToastContent';
 
 const show = (kind: ToastKind, title: string, description?: string) => {
   const content = <ToastContent kind={kind} title={title} description={description} />;
-  const options = { duration: TOAST.durationMs };
+  // The same message again replaces the one on screen (restarting its time) instead of stacking a twin.
+  const options = { duration: TOAST.durationMs, id: `${kind}\n${title}\n${description ?? ''}` };
   if (kind === 'success') return toast.success(content, options);
   if (kind === 'error') return toast.error(content, options);
   if (kind === 'loading') return toast.loading(content);
