@@ -196,12 +196,26 @@ export interface StatementIssuer {
   paymentTermsDays: number;
 }
 
+/**
+ * A line as a statement bills it: an open statement's live lines, or, once it is issued, the
+ * copy taken at issue, which never changes again (void included). `id` is the live line's id.
+ */
+export interface StatementLine {
+  id: number;
+  source: InvoiceSource;
+  description: string;
+  quantity: number;
+  unitPriceCents: number;
+  amountCents: number;
+  reference: string;
+}
+
 export interface StatementDetail extends Statement {
   companyAddress: string | null;
   /** The issue date plus the payment terms, as YYYY-MM-DD; null until issued. */
   dueOn: string | null;
   issuer: StatementIssuer;
-  lines: InvoiceLine[];
+  lines: StatementLine[];
 }
 
 export interface TimesheetReport {

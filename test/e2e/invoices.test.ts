@@ -230,7 +230,8 @@ describe('GIFS statements', () => {
     expect(stored.issuedAt).not.toBeNull();
     // Its lines are billed now: each is invoiced and belongs to the statement.
     expect(stored.lines.length).toBe(sla.totals.lines + azure.totals.lines);
-    expect(new Set(stored.lines.map((l) => [l.status, l.statementId].join()))).toEqual(new Set([`invoiced,${created.id}`]));
+    const live = await Promise.all(stored.lines.map((l) => adminApi<InvoiceLine>(`invoices/lines/${l.id}`)));
+    expect(new Set(live.map((l) => [l.status, l.statementId].join()))).toEqual(new Set([`invoiced,${created.id}`]));
 
     await page.getByRole('button', { name: 'Close panel' }).click();
     await page.waitForURL((url) => !url.searchParams.has('statementId'));

@@ -49,8 +49,8 @@ export function StatementDocument({ statement }: { statement: StatementDetail })
           <dd>{due ?? `${issuer.paymentTermsDays} days after issue`}</dd>
         </dl>
       </section>
-      {statement.status === 'void' ? <p className={classes.note}>Voided: {statement.voidReason}</p> : null}
-      <table className={classes.lines}>
+      {statement.status === 'void' ? <p className={classes.note}>Void: {statement.voidReason}. Nothing is due on this statement; its lines are shown as billed.</p> : null}
+      <table className={statement.status === 'void' ? `${classes.lines} ${classes.voided}` : classes.lines}>
         <thead>
           <tr>
             <th>Description</th>
@@ -76,7 +76,7 @@ export function StatementDocument({ statement }: { statement: StatementDetail })
         </tbody>
         <tfoot>
           <tr>
-            <th colSpan={4}>Total due</th>
+            <th colSpan={4}>{statement.status === 'void' ? 'Total billed (void)' : 'Total due'}</th>
             <th className={classes.number}>{formatCents(statement.totalCents)}</th>
           </tr>
         </tfoot>

@@ -79,7 +79,8 @@ export function StatementView(props: Props) {
       <StatementActions {...props} />
       {statement.status === 'void' ? (
         <Alert color="red" title="Void">
-          Voided {formatDate(statement.voidedAt)}: {statement.voidReason}. Its lines went back to approved to be billed again.
+          Voided {formatDate(statement.voidedAt)}: {statement.voidReason}. The lines it billed are kept below, struck through; the lines themselves went back to
+          approved to be billed again.
         </Alert>
       ) : null}
       <Facts
@@ -91,7 +92,7 @@ export function StatementView(props: Props) {
         ]}
       />
       <Table.ScrollContainer minWidth={0}>
-        <Table aria-label="Statement lines" verticalSpacing={4}>
+        <Table aria-label="Statement lines" verticalSpacing={4} td={statement.status === 'void' ? 'line-through' : undefined}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Description</Table.Th>
@@ -117,7 +118,7 @@ export function StatementView(props: Props) {
           </Table.Tbody>
           <Table.Tfoot>
             <Table.Tr>
-              <Table.Th colSpan={3}>Total</Table.Th>
+              <Table.Th colSpan={3}>{statement.status === 'void' ? 'Total billed (void)' : 'Total'}</Table.Th>
               <Table.Th ta="right" data-testid="statement-total">
                 {formatCents(statement.totalCents)}
               </Table.Th>

@@ -8,6 +8,7 @@ import type {
   InvoiceLine,
   Role,
   Statement,
+  StatementLine,
   Ticket,
   TicketCategory,
   TicketComment,
@@ -232,9 +233,44 @@ export const toLine = (row: LineRow): InvoiceLine => ({
   version: row.version,
 });
 
-/** A statement with its company's name and address and the number of lines it bills. */
-export const STATEMENT_SELECT = `SELECT s.*, c.name AS company_name, c.address AS company_address, (SELECT count(*) FROM invoice_lines WHERE statement_id = s.id) AS line_count
+/**
+ * A statement with its company's name and address and the number of lines it bills: an open
+ * statement's live lines, a billed (issued, paid or void) one's copy.
+ */
+export const STATEMENT_SELECT = `SELECT s.*, c.name AS company_name, c.address AS company_address,
+    CASE WHEN s.status = 'open' THEN (SELECT count(*) FROM invoice_lines WHERE statement_id = s.id)
+      ELSE (SELECT count(*) FROM statement_lines WHERE statement_id = s.id) END AS line_count
   FROM statements s LEFT JOIN companies c ON c.id = s.company_id`;
+
+/**
+ * The lines a statement shows and prints (?1 its id): its copy once billed, its live lines while
+ * open. An issued statement still has live lines pointing at it, so they count only while open.
+ */
+export const STATEMENT_LINES_SQL = `SELECT line_id AS id, source, description, quantity, unit_price_cents, amount_cents, reference FROM statement_lines WHERE statement_id = ?1
+  UNION ALL
+  SELECT id, source, description, quantity, unit_price_cents, amount_cents, reference FROM invoice_lines
+  WHERE statement_id = ?1 AND (SELECT status FROM statements WHERE id = ?1) = 'open'
+  ORDER BY source, id`;
+
+export interface StatementLineRow {
+  id: number;
+  source: InvoiceSource;
+  description: string;
+  quantity: number;
+  unit_price_cents: number;
+  amount_cents: number;
+  reference: string;
+}
+
+export const toStatementLine = (row: StatementLineRow): StatementLine => ({
+  id: row.id,
+  source: row.source,
+  description: row.description,
+  quantity: row.quantity,
+  unitPriceCents: row.unit_price_cents,
+  amountCents: row.amount_cents,
+  reference: row.reference,
+});
 
 export interface StatementRow extends Editable {
   id: number;

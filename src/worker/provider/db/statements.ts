@@ -10,7 +10,7 @@ import { Conflict, Invalid } from '../errors/domain';
 import { pageOf, pageWindow, totalOf } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, type AuditContext } from './audit';
 import { STATEMENT_SUM } from './invoices';
-import { LINE_SELECT, STATEMENT_SELECT, rowsOf, toLine, toStatement, written, type LineRow, type StatementRow } from './rows';
+import { STATEMENT_LINES_SQL, STATEMENT_SELECT, rowsOf, toStatement, toStatementLine, written, type StatementLineRow, type StatementRow } from './rows';
 import { NOW_SQL, uniqueOrConflict } from './sql';
 import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
 
@@ -50,7 +50,7 @@ export const listStatements = async (db: D1Database, query: ListQuery) => {
 export const findStatement = async (db: D1Database, id: number, issuer: StatementIssuer): Promise<StatementDetail | null> => {
   const [statement, lines] = await db.batch([
     db.prepare(`${STATEMENT_SELECT} WHERE s.id = ?1`).bind(id),
-    db.prepare(`${LINE_SELECT} WHERE l.statement_id = ?1 ORDER BY l.source, l.id`).bind(id),
+    db.prepare(STATEMENT_LINES_SQL).bind(id),
   ]);
   const [row] = rowsOf<StatementRow>(statement);
   if (!row) return null;
@@ -60,7 +60,7 @@ export const findStatement = async (db: D1Database, id: number, issuer: Statemen
     companyAddress: row.company_address,
     dueOn: dueOn(base.issuedAt, issuer.paymentTermsDays),
     issuer,
-    lines: rowsOf<LineRow>(lines).map(toLine),
+    lines: rowsOf<StatementLineRow>(lines).map(toStatementLine),
   };
 };
 
@@ -126,11 +126,32 @@ export const generateStatement = async (db: D1Database, request: StatementReques
   return written(await findStatement(db, id, issuer), 'statement');
 };
 
+/** The sum of a billed statement's copy: its total from issue on. */
+const COPY_SUM = '(SELECT coalesce(sum(amount_cents), 0) FROM statement_lines WHERE statement_id = statements.id)';
+
+/**
+ * The copy an issue takes of the statement's lines (when `issued`, SQL true once the move has
+ * happened), then its total made the sum of that copy. A statement is copied once: a repeated or
+ * refused issue finds the copy there, or the statement not issued, and adds nothing. The total
+ * is part of the issue, which the move already counted in the statement's version.
+ */
+const billedCopy = (db: D1Database, id: number, issued: string) => [
+  db
+    .prepare(
+      `INSERT INTO statement_lines (statement_id, line_id, source, description, quantity, unit_price_cents, amount_cents, reference)
+       SELECT ?1, id, source, description, quantity, unit_price_cents, amount_cents, reference FROM invoice_lines
+       WHERE statement_id = ?1 AND ${issued} AND NOT EXISTS (SELECT 1 FROM statement_lines WHERE statement_id = ?1)
+       ORDER BY source, id`,
+    )
+    .bind(id),
+  db.prepare(`UPDATE statements SET total_cents = ${COPY_SUM} WHERE id = ?1 AND status = 'issued' AND total_cents <> ${COPY_SUM}`).bind(id),
+];
+
 /**
  * The guarded batch of a status move. The UPDATE's WHERE holds the allowed step and the status the
  * caller expects to leave; the lines follow the statement's new status only if it has it, so a
  * refused move changes nothing. Issuing freezes the lines as invoiced; voiding hands them back as
- * approved and unbilled, and the void statement's total becomes the sum of its (no) lines. The
+ * approved and unbilled, while the statement keeps its copy and total. The
  * lines take the statement's own time, so no line of an issued statement is newer than its issue.
  * With `version` (If-Match) the statement must also still be at that version.
  */
@@ -161,6 +182,7 @@ const transition = (db: D1Database, id: number, { status, from, reason }: Statem
            WHERE statement_id = ?1 AND status <> 'invoiced' AND ${statusIs('issued')}`,
         )
         .bind(id),
+      ...billedCopy(db, id, statusIs('issued')),
     ];
   }
   if (status === 'void') {
@@ -173,8 +195,6 @@ const transition = (db: D1Database, id: number, { status, from, reason }: Statem
            WHERE statement_id = ?1 AND ${statusIs('void')}`,
         )
         .bind(id),
-      // Part of the void, which the move already counted in the statement's version.
-      db.prepare(`UPDATE statements SET total_cents = ${STATEMENT_SUM} WHERE id = ?1 AND status = 'void' AND total_cents <> ${STATEMENT_SUM}`).bind(id),
     ];
   }
   return [entry, move];
