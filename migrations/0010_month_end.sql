@@ -51,3 +51,33 @@ INSERT INTO statement_lines (statement_id, line_id, source, description, quantit
 -- A billed statement's total is the sum of its copy (the void set it to 0).
 UPDATE statements SET total_cents = (SELECT coalesce(sum(amount_cents), 0) FROM statement_lines WHERE statement_id = statements.id)
   WHERE status IN ('issued', 'paid', 'void');
+
+-- Payments received against issued statements. A statement is paid when they reach its total;
+-- that a payment never exceeds the balance is part of the INSERT that records it.
+CREATE TABLE statement_payments (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  statement_id INTEGER NOT NULL REFERENCES statements (id),
+  paid_on TEXT NOT NULL,
+  amount_cents INTEGER NOT NULL CHECK (amount_cents > 0),
+  method TEXT NOT NULL CHECK (method IN ('bank', 'card', 'cash', 'other')),
+  reference TEXT NOT NULL DEFAULT '',
+  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE INDEX statement_payments_statement ON statement_payments (statement_id);
+
+CREATE TRIGGER backup_lock_statement_payments_insert BEFORE INSERT ON statement_payments
+  WHEN EXISTS (SELECT 1 FROM backup_lock WHERE expires_at > unixepoch())
+  BEGIN SELECT RAISE(ABORT, 'backup in progress'); END;
+CREATE TRIGGER backup_lock_statement_payments_update BEFORE UPDATE ON statement_payments
+  WHEN EXISTS (SELECT 1 FROM backup_lock WHERE expires_at > unixepoch())
+  BEGIN SELECT RAISE(ABORT, 'backup in progress'); END;
+CREATE TRIGGER backup_lock_statement_payments_delete BEFORE DELETE ON statement_payments
+  WHEN EXISTS (SELECT 1 FROM backup_lock WHERE expires_at > unixepoch())
+  BEGIN SELECT RAISE(ABORT, 'backup in progress'); END;
+
+-- Statements marked paid before payments existed were paid in one go: one payment of the total,
+-- dated the day they were marked (their last change), method unknown.
+INSERT INTO statement_payments (statement_id, paid_on, amount_cents, method, reference)
+  SELECT id, date(updated_at), total_cents, 'other', 'Marked paid before payments were recorded'
+  FROM statements WHERE status = 'paid' AND total_cents > 0
+  ORDER BY id;

@@ -1,6 +1,7 @@
 import type { Role } from './permissions';
 import type { AuditAction, AuditEntity } from './schemas/audit';
 import type { InvoiceSource, LineStatus, StatementStatus } from './schemas/invoices';
+import type { AgingBucket, PaymentMethod } from './schemas/payments';
 import type { ReportBucket, TicketReportGroup } from './schemas/reports';
 import type { SearchResultType } from './schemas/search';
 import type { TicketPriority, TicketStatus } from './schemas/tickets';
@@ -185,6 +186,14 @@ export interface Statement extends Versioned {
   voidReason: string | null;
   totalCents: number;
   lineCount: number;
+  /** The sum of the payments recorded against it. */
+  paidCents: number;
+  /** What is still owed: the total less the payments while issued or paid; 0 while open or void. */
+  balanceCents: number;
+  /** The issue date plus the payment terms, as YYYY-MM-DD; null until issued. */
+  dueOn: string | null;
+  /** Issued, with a balance, and past its due date (UTC). */
+  overdue: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -210,12 +219,28 @@ export interface StatementLine {
   reference: string;
 }
 
+export interface Payment {
+  id: number;
+  statementId: number;
+  paidOn: string;
+  amountCents: number;
+  method: PaymentMethod;
+  reference: string;
+  createdAt: string;
+}
+
 export interface StatementDetail extends Statement {
   companyAddress: string | null;
-  /** The issue date plus the payment terms, as YYYY-MM-DD; null until issued. */
-  dueOn: string | null;
   issuer: StatementIssuer;
   lines: StatementLine[];
+  payments: Payment[];
+}
+
+/** What issued statements still owe, by days past their due date, as of `asOf` (UTC). */
+export interface AgingSummary {
+  asOf: string;
+  buckets: Record<AgingBucket, { statements: number; balanceCents: number }>;
+  totals: { statements: number; balanceCents: number };
 }
 
 export interface TimesheetReport {

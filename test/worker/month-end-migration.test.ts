@@ -12,7 +12,7 @@ const all = async <T>(sql: string) => (await db.prepare(sql).all<T>()).results;
 
 const VOIDED_AT = '2026-03-05T10:00:00.000Z';
 
-it('0010 copies the lines of issued and paid statements, and rebuilds a void one from the lines its void stamped', async () => {
+it('0010 copies the lines of issued and paid statements, rebuilds a void one from the lines its void stamped, and pays paid ones in full', async () => {
   await applyD1Migrations(db, before);
   await db.batch([
     db.prepare("INSERT INTO companies (id, name, address) VALUES (1, 'GIFS Group', '1 Main Road'), (2, 'Other Co', '')"),
@@ -56,16 +56,18 @@ it('0010 copies the lines of issued and paid statements, and rebuilds a void one
     { id: 4, status: 'void', total_cents: 0 },
     { id: 5, status: 'open', total_cents: 70 },
   ]);
+  // A statement marked paid before payments existed was paid in full, on the day it was marked.
+  expect(await all('SELECT statement_id, paid_on, amount_cents, method FROM statement_payments ORDER BY id')).toEqual([
+    { statement_id: 1, paid_on: expect.stringMatching(/^\d{4}-\d\d-\d\d$/), amount_cents: 300, method: 'other' },
+  ]);
   // The live lines are untouched.
   expect(await all('SELECT id, status, statement_id FROM invoice_lines WHERE id IN (4, 9) ORDER BY id')).toEqual([
     { id: 4, status: 'approved', statement_id: null },
     { id: 9, status: 'approved', statement_id: 5 },
   ]);
   expect(await all('PRAGMA foreign_key_check')).toEqual([]);
-  // The copy is locked during a backup like every billing table.
-  expect(await all("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'statement_lines' ORDER BY name")).toEqual([
-    { name: 'backup_lock_statement_lines_delete' },
-    { name: 'backup_lock_statement_lines_insert' },
-    { name: 'backup_lock_statement_lines_update' },
-  ]);
+  // The copy and the payments are locked during a backup like every billing table.
+  expect(await all("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('statement_lines', 'statement_payments') ORDER BY name")).toEqual(
+    ['lines', 'payments'].flatMap((t) => ['delete', 'insert', 'update'].map((op) => ({ name: `backup_lock_statement_${t}_${op}` }))),
+  );
 });

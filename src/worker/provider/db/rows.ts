@@ -1,4 +1,6 @@
 import { statementNumber, type InvoiceSource, type LineStatus, type StatementStatus } from '../../../shared/schemas/invoices';
+import { addDays, utcDay } from '../../../shared/dates';
+import type { PaymentMethod } from '../../../shared/schemas/payments';
 import type { TicketPriority, TicketStatus } from '../../../shared/schemas/tickets';
 import type {
   AuditAction,
@@ -7,6 +9,7 @@ import type {
   Company,
   InvoiceLine,
   Role,
+  Payment,
   Statement,
   StatementLine,
   Ticket,
@@ -239,7 +242,8 @@ export const toLine = (row: LineRow): InvoiceLine => ({
  */
 export const STATEMENT_SELECT = `SELECT s.*, c.name AS company_name, c.address AS company_address,
     CASE WHEN s.status = 'open' THEN (SELECT count(*) FROM invoice_lines WHERE statement_id = s.id)
-      ELSE (SELECT count(*) FROM statement_lines WHERE statement_id = s.id) END AS line_count
+      ELSE (SELECT count(*) FROM statement_lines WHERE statement_id = s.id) END AS line_count,
+    (SELECT coalesce(sum(amount_cents), 0) FROM statement_payments WHERE statement_id = s.id) AS paid_cents
   FROM statements s LEFT JOIN companies c ON c.id = s.company_id`;
 
 /**
@@ -285,24 +289,59 @@ export interface StatementRow extends Editable {
   void_reason: string | null;
   total_cents: number;
   line_count: number;
+  paid_cents: number;
 }
 
-export const toStatement = (row: StatementRow): Statement => ({
+/** What a statement's dates are read against: the payment terms and today (UTC, YYYY-MM-DD). */
+export interface StatementClock {
+  paymentTermsDays: number;
+  today: string;
+}
+
+export const toStatement = (row: StatementRow, clock: StatementClock): Statement => {
+  const dueOn = row.issued_at ? addDays(utcDay(new Date(row.issued_at)), clock.paymentTermsDays) : null;
+  const balanceCents = row.status === 'issued' || row.status === 'paid' ? row.total_cents - row.paid_cents : 0;
+  return {
+    id: row.id,
+    number: statementNumber(row.period, row.sequence),
+    sequence: row.sequence,
+    companyId: row.company_id,
+    companyName: row.company_name,
+    period: row.period,
+    status: row.status,
+    issuedAt: row.issued_at,
+    voidedAt: row.voided_at,
+    voidReason: row.void_reason,
+    totalCents: row.total_cents,
+    lineCount: row.line_count,
+    paidCents: row.paid_cents,
+    balanceCents,
+    dueOn,
+    overdue: row.status === 'issued' && balanceCents > 0 && dueOn !== null && dueOn < clock.today,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    version: row.version,
+  };
+};
+
+export interface PaymentRow {
+  id: number;
+  statement_id: number;
+  paid_on: string;
+  amount_cents: number;
+  method: PaymentMethod;
+  reference: string;
+  created_at: string;
+}
+
+export const toPayment = (row: PaymentRow): Payment => ({
   id: row.id,
-  number: statementNumber(row.period, row.sequence),
-  sequence: row.sequence,
-  companyId: row.company_id,
-  companyName: row.company_name,
-  period: row.period,
-  status: row.status,
-  issuedAt: row.issued_at,
-  voidedAt: row.voided_at,
-  voidReason: row.void_reason,
-  totalCents: row.total_cents,
-  lineCount: row.line_count,
+  statementId: row.statement_id,
+  paidOn: row.paid_on,
+  amountCents: row.amount_cents,
+  method: row.method,
+  reference: row.reference,
   createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  version: row.version,
 });
 
 /** An audit entry with its actor's name. */

@@ -1,16 +1,29 @@
-import { addDays, utcDay } from '../../../shared/dates';
+import { utcDay } from '../../../shared/dates';
 import {
   STATEMENT_TRANSITIONS,
   type StatementChanges,
   type StatementRequest,
 } from '../../../shared/schemas/invoices';
-import type { ListQuery } from '../../../shared/schemas/list';
+import type { StatementListQuery } from '../../../shared/schemas/payments';
 import type { StatementDetail, StatementIssuer } from '../../../shared/types';
 import { Conflict, Invalid } from '../errors/domain';
 import { pageOf, pageWindow, totalOf } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, type AuditContext } from './audit';
 import { STATEMENT_SUM } from './invoices';
-import { STATEMENT_LINES_SQL, STATEMENT_SELECT, rowsOf, toStatement, toStatementLine, written, type StatementLineRow, type StatementRow } from './rows';
+import { OVERDUE_SQL, PAYMENT_SELECT, balancePayment } from './payments';
+import {
+  STATEMENT_LINES_SQL,
+  STATEMENT_SELECT,
+  rowsOf,
+  toPayment,
+  toStatement,
+  toStatementLine,
+  written,
+  type PaymentRow,
+  type StatementLineRow,
+  type StatementRow,
+} from './rows';
+import { STATEMENT_AUDIT as AUDIT } from './statement-audit';
 import { NOW_SQL, uniqueOrConflict } from './sql';
 import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
 
@@ -18,49 +31,42 @@ import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
 export const STATEMENT_SOURCES = ['gifs-sla', 'gifs-azure'] as const;
 const SOURCES_SQL = STATEMENT_SOURCES.map((s) => `'${s}'`).join(', ');
 
-const AUDIT = {
-  entity: 'statement',
-  table: 'statements',
-  fields: {
-    period: jsonColumn('period'),
-    companyId: jsonColumn('company_id'),
-    status: jsonColumn('status'),
-    totalCents: jsonColumn('total_cents'),
-    voidReason: jsonColumn('void_reason'),
-  },
-} as const;
 // What a new statement is at its INSERT: its lines and total are added after the entry.
 const CREATED_FIELDS = { period: jsonColumn('period'), sequence: jsonColumn('sequence'), companyId: jsonColumn('company_id'), status: jsonColumn('status') };
 
-/** The issue date plus the payment terms, as a calendar date in UTC. */
-const dueOn = (issuedAt: string | null, termsDays: number) => {
-  if (!issuedAt) return null;
-  return addDays(utcDay(new Date(issuedAt)), termsDays);
-};
+const clockOf = (issuer: StatementIssuer) => ({ paymentTermsDays: issuer.paymentTermsDays, today: utcDay() });
 
-export const listStatements = async (db: D1Database, query: ListQuery) => {
+/** The statements, newest month first; `overdue` keeps those issued and past their due date (UTC). */
+export const listStatements = async (db: D1Database, query: StatementListQuery, issuer: StatementIssuer) => {
   const { limit, offset } = pageWindow(query);
+  const where = query.overdue ? `WHERE ${OVERDUE_SQL}` : '';
+  const params = query.overdue ? [issuer.paymentTermsDays] : [];
   const [rows, count] = await db.batch([
-    db.prepare(`${STATEMENT_SELECT} ORDER BY s.period DESC, s.sequence DESC LIMIT ${limit} OFFSET ${offset}`),
-    db.prepare('SELECT count(*) AS total FROM statements'),
+    db.prepare(`${STATEMENT_SELECT} ${where} ORDER BY s.period DESC, s.sequence DESC LIMIT ${limit} OFFSET ${offset}`).bind(...params),
+    db.prepare(`SELECT count(*) AS total FROM statements s ${where}`).bind(...params),
   ]);
-  return pageOf(rowsOf<StatementRow>(rows).map(toStatement), totalOf(count), query);
+  const clock = clockOf(issuer);
+  return pageOf(
+    rowsOf<StatementRow>(rows).map((row) => toStatement(row, clock)),
+    totalOf(count),
+    query,
+  );
 };
 
 export const findStatement = async (db: D1Database, id: number, issuer: StatementIssuer): Promise<StatementDetail | null> => {
-  const [statement, lines] = await db.batch([
+  const [statement, lines, payments] = await db.batch([
     db.prepare(`${STATEMENT_SELECT} WHERE s.id = ?1`).bind(id),
     db.prepare(STATEMENT_LINES_SQL).bind(id),
+    db.prepare(`${PAYMENT_SELECT} WHERE statement_id = ?1 ORDER BY paid_on, id`).bind(id),
   ]);
   const [row] = rowsOf<StatementRow>(statement);
   if (!row) return null;
-  const base = toStatement(row);
   return {
-    ...base,
+    ...toStatement(row, clockOf(issuer)),
     companyAddress: row.company_address,
-    dueOn: dueOn(base.issuedAt, issuer.paymentTermsDays),
     issuer,
     lines: rowsOf<StatementLineRow>(lines).map(toStatementLine),
+    payments: rowsOf<PaymentRow>(payments).map(toPayment),
   };
 };
 
@@ -158,7 +164,9 @@ const billedCopy = (db: D1Database, id: number, issued: string) => [
 const transition = (db: D1Database, id: number, { status, from, reason }: StatementChanges, audit: AuditContext, version: number | undefined) => {
   const required = STATEMENT_TRANSITIONS[status];
   // The move's own condition over the row the entry reads, so the entry exists exactly when the move does.
-  const guard = from && from !== required ? 'false' : `r.status = '${required}'`;
+  // A statement with payments is not voided: they are reversed first, so no void statement holds money.
+  const unpaid = status === 'void' ? ' AND NOT EXISTS (SELECT 1 FROM statement_payments WHERE statement_id = ?1)' : '';
+  const guard = from && from !== required ? 'false' : `r.status = '${required}'${unpaid.replace('?1', 'r.id')}`;
   const entry = auditUpdated(db, audit, { ...AUDIT, id, values: { status, voidReason: status === 'void' ? reason : undefined }, guard, version });
   const move = db
     .prepare(
@@ -168,7 +176,7 @@ const transition = (db: D1Database, id: number, { status, from, reason }: Statem
          void_reason = ?4,
          updated_at = ${NOW_SQL},
          ${VERSION_BUMP}
-       WHERE id = ?1 AND status = ?3 AND coalesce(?5, ?3) = ?3 AND ${versionMatches(6)}`,
+       WHERE id = ?1 AND status = ?3 AND coalesce(?5, ?3) = ?3 AND ${versionMatches(6)}${unpaid}`,
     )
     .bind(id, status, STATEMENT_TRANSITIONS[status], status === 'void' ? (reason ?? null) : null, from ?? null, version ?? null);
   const statusIs = (value: string) => `(SELECT status FROM statements WHERE id = ?1) = '${value}'`;
@@ -197,7 +205,7 @@ const transition = (db: D1Database, id: number, { status, from, reason }: Statem
         .bind(id),
     ];
   }
-  return [entry, move];
+  return [entry, move, ...balancePayment(db, id, audit)];
 };
 
 /** Why a move changed nothing, read after the write: 404 (null), a stale version, or a 409 saying where the statement is. */
@@ -206,6 +214,9 @@ const refusedMove = async (db: D1Database, id: number, { status, from }: Stateme
   if (!current) return null;
   const name = current.number;
   if (from && from !== current.status) return new Conflict(`Statement ${name} is ${current.status}, not ${from}; reload it to see what changed`);
+  if (status === 'void' && current.status === 'issued' && current.payments.length) {
+    return new Conflict(`Statement ${name} has payments recorded; reverse them before voiding it`);
+  }
   const verb = status === 'void' ? 'voided' : `marked ${status}`;
   return new Conflict(`Statement ${name} is ${current.status}; a ${current.status} statement cannot be ${verb}`);
 };

@@ -8,8 +8,10 @@ import {
   updateLineSchema,
   updateStatementSchema,
 } from '../../../shared/schemas/invoices';
-import { listQuerySchema } from '../../../shared/schemas/list';
+import { paymentSchema, statementListQuerySchema } from '../../../shared/schemas/payments';
 import { allLines, findLine, insertLine, listLines, updateLine } from '../db/invoices';
+import { agingSummary, recordPayment, reversePayment } from '../db/payments';
+import { written } from '../db/rows';
 import { findStatement, generateStatement, listStatements, moveStatement } from '../db/statements';
 import { NotFound } from '../errors/domain';
 import { auditContext } from '../http/audit-context';
@@ -32,7 +34,8 @@ const linesRole = requireRole('editInvoiceLines');
 
 export const invoiceRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
-  .get('/gifs/statements', queryOf(listQuerySchema), async (c) => c.json(await listStatements(c.env.DB, c.req.valid('query'))))
+  .get('/gifs/statements', queryOf(statementListQuerySchema), async (c) => c.json(await listStatements(c.env.DB, c.req.valid('query'), issuerOf(c.env))))
+  .get('/gifs/statements/aging', async (c) => c.json(await agingSummary(c.env.DB, issuerOf(c.env))))
   .post('/gifs/statements', statementsRole, jsonBody(createStatementSchema), async (c) =>
     c.json(await generateStatement(c.env.DB, c.req.valid('json'), issuerOf(c.env), auditContext(c)), 201),
   )
@@ -41,6 +44,17 @@ export const invoiceRoutes = new Hono<ProviderEnv>()
     const id = readId(c);
     const version = readIfMatch(c);
     return versioned(c, foundOr404(await moveStatement(c.env.DB, id, c.req.valid('json'), issuerOf(c.env), auditContext(c), version), 'Statement'));
+  })
+  .post('/gifs/statements/:id/payments', statementsRole, jsonBody(paymentSchema), async (c) => {
+    const id = readId(c);
+    foundOr404(await recordPayment(c.env.DB, id, c.req.valid('json'), auditContext(c)), 'Statement');
+    return c.json(written(await findStatement(c.env.DB, id, issuerOf(c.env)), 'statement'), 201);
+  })
+  .delete('/gifs/statements/:id/payments/:paymentId', requireRole('reversePayments'), async (c) => {
+    const id = readId(c);
+    const paymentId = readId(c, 'paymentId');
+    if (!(await reversePayment(c.env.DB, id, paymentId, auditContext(c)))) throw new NotFound('Payment not found');
+    return c.json(written(await findStatement(c.env.DB, id, issuerOf(c.env)), 'statement'));
   })
   .get('/lines/:id', async (c) => versioned(c, foundOr404(await findLine(c.env.DB, readId(c)), 'Invoice line')))
   .patch('/lines/:id', linesRole, jsonBody(updateLineSchema), async (c) => {
