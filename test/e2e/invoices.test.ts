@@ -217,7 +217,7 @@ describe('GIFS statements', () => {
     await expectText(statementStatus(view), 'Issued');
 
     await view.getByRole('button', { name: 'Mark paid' }).click();
-    await expectText(confirm.locator('p').first(), `Record statement ${created.number} from ${created.companyName} for ${label} as paid in full?`);
+    await expectText(confirm.locator('p').first(), `Record a payment of ${await moneyInPage(page, created.totalCents)} from ${created.companyName}, dated today, and mark statement ${created.number} for ${label} paid?`);
     expect(await confirm.getByRole('alert').count()).toBe(0);
     const paying = apiResponse(page, new RegExp(`^invoices/gifs/statements/${created.id}$`), 'PATCH');
     await confirm.getByRole('button', { name: 'Mark paid' }).click();

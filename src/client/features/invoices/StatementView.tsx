@@ -1,4 +1,5 @@
 import { Alert, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
 import type { StatementTarget } from '../../../shared/schemas/invoices';
 import type { StatementDetail } from '../../../shared/types';
 import { formatCents, formatDate } from '../../lib/format';
@@ -10,6 +11,8 @@ interface Props {
   busy: boolean;
   /** Opens a step's confirmation; absent for a role that may not move statements. */
   onAsk?: (target: StatementTarget) => void;
+  /** Payments: absent where they are not shown (an open or void statement holds none). */
+  payments?: ReactNode;
 }
 
 function PrintButton() {
@@ -65,6 +68,8 @@ function VoidSection({ busy, onAsk }: { busy: boolean; onAsk: (target: Statement
 /** A statement with its lines and total; the printed document is StatementDocument. */
 export function StatementView(props: Props) {
   const { statement } = props;
+  // A void statement still shows what it billed, struck through.
+  const voided = statement.status === 'void';
   return (
     <Stack data-testid="statement-view">
       <div>
@@ -89,10 +94,16 @@ export function StatementView(props: Props) {
           ['Issued', formatDate(statement.issuedAt)],
           ['Due', statement.dueOn ? formatDate(`${statement.dueOn}T00:00:00`) : '—'],
           ['Lines', statement.lineCount],
+          ...(statement.status === 'issued' || statement.status === 'paid'
+            ? ([
+                ['Paid', formatCents(statement.paidCents)],
+                ['Balance', <Text span fw={700} c={statement.overdue ? 'red' : undefined} data-testid="statement-balance">{formatCents(statement.balanceCents)}{statement.overdue ? ' (overdue)' : ''}</Text>],
+              ] as [string, ReactNode][])
+            : []),
         ]}
       />
       <Table.ScrollContainer minWidth={0}>
-        <Table aria-label="Statement lines" verticalSpacing={4} td={statement.status === 'void' ? 'line-through' : undefined}>
+        <Table aria-label="Statement lines" verticalSpacing={4} styles={voided ? { td: { textDecoration: 'line-through' } } : undefined}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Description</Table.Th>
@@ -119,13 +130,14 @@ export function StatementView(props: Props) {
           <Table.Tfoot>
             <Table.Tr>
               <Table.Th colSpan={3}>{statement.status === 'void' ? 'Total billed (void)' : 'Total'}</Table.Th>
-              <Table.Th ta="right" data-testid="statement-total">
+              <Table.Th ta="right" td={voided ? 'line-through' : undefined} data-testid="statement-total">
                 {formatCents(statement.totalCents)}
               </Table.Th>
             </Table.Tr>
           </Table.Tfoot>
         </Table>
       </Table.ScrollContainer>
+      {props.payments}
       {statement.status === 'issued' && props.onAsk ? <VoidSection busy={props.busy} onAsk={props.onAsk} /> : null}
     </Stack>
   );
