@@ -81,3 +81,12 @@ INSERT INTO statement_payments (statement_id, paid_on, amount_cents, method, ref
   SELECT id, date(updated_at), total_cents, 'other', 'Marked paid before payments were recorded'
   FROM statements WHERE status = 'paid' AND total_cents > 0
   ORDER BY id;
+
+-- Autofi and 3D Tracking bill a closed month as one invoice, kept in statements with the same
+-- document rules (copy, print, void, payments). `ledger` says whose document it is; numbers count
+-- per ledger and month (GIFS-2026-10-1, AUTOFI-2026-10-1), and a ledger's month closes once: at
+-- most one invoice that is not void, held by the index itself.
+ALTER TABLE statements ADD COLUMN ledger TEXT NOT NULL DEFAULT 'gifs' CHECK (ledger IN ('gifs', 'autofi', '3dtracking'));
+DROP INDEX statements_period_sequence;
+CREATE UNIQUE INDEX statements_ledger_period_sequence ON statements (ledger, period, sequence);
+CREATE UNIQUE INDEX statements_ledger_month_closed ON statements (ledger, period) WHERE ledger <> 'gifs' AND status <> 'void';

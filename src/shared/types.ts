@@ -1,6 +1,6 @@
 import type { Role } from './permissions';
 import type { AuditAction, AuditEntity } from './schemas/audit';
-import type { InvoiceSource, LineStatus, StatementStatus } from './schemas/invoices';
+import type { InvoiceSource, Ledger, LineStatus, StatementStatus } from './schemas/invoices';
 import type { AgingBucket, PaymentMethod } from './schemas/payments';
 import type { ReportBucket, TicketReportGroup } from './schemas/reports';
 import type { SearchResultType } from './schemas/search';
@@ -174,6 +174,8 @@ export interface LinePage extends Page<InvoiceLine> {
 
 export interface Statement extends Versioned {
   id: number;
+  /** `gifs` for a GIFS statement; `autofi` or `3dtracking` for the invoice of a closed month. */
+  ledger: Ledger;
   /** `GIFS-<period>-<sequence>`: the first statement of a month is 1, supplementary ones follow. */
   number: string;
   sequence: number;

@@ -1,4 +1,4 @@
-import { statementNumber, type InvoiceSource, type LineStatus, type StatementStatus } from '../../../shared/schemas/invoices';
+import { statementNumber, type InvoiceSource, type Ledger, type LineStatus, type StatementStatus } from '../../../shared/schemas/invoices';
 import { addDays, utcDay } from '../../../shared/dates';
 import type { PaymentMethod } from '../../../shared/schemas/payments';
 import type { TicketPriority, TicketStatus } from '../../../shared/schemas/tickets';
@@ -195,7 +195,7 @@ export const toTimeEntry = (row: TimeEntryRow): TimeEntry => ({
 });
 
 /** An invoice line with its company's name and its statement's status and number. */
-export const LINE_SELECT = `SELECT l.*, c.name AS company_name, s.status AS statement_status, s.period AS statement_period, s.sequence AS statement_sequence
+export const LINE_SELECT = `SELECT l.*, c.name AS company_name, s.status AS statement_status, s.period AS statement_period, s.sequence AS statement_sequence, s.ledger AS statement_ledger
   FROM invoice_lines l LEFT JOIN companies c ON c.id = l.company_id LEFT JOIN statements s ON s.id = l.statement_id`;
 
 export interface LineRow extends Editable {
@@ -214,6 +214,7 @@ export interface LineRow extends Editable {
   statement_status: StatementStatus | null;
   statement_period: string | null;
   statement_sequence: number | null;
+  statement_ledger: Ledger | null;
 }
 
 export const toLine = (row: LineRow): InvoiceLine => ({
@@ -230,7 +231,7 @@ export const toLine = (row: LineRow): InvoiceLine => ({
   status: row.status,
   statementId: row.statement_id,
   statementStatus: row.statement_status,
-  statementNumber: row.statement_period !== null && row.statement_sequence !== null ? statementNumber(row.statement_period, row.statement_sequence) : null,
+  statementNumber: row.statement_period !== null && row.statement_sequence !== null ? statementNumber(row.statement_period, row.statement_sequence, row.statement_ledger ?? 'gifs') : null,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   version: row.version,
@@ -278,6 +279,7 @@ export const toStatementLine = (row: StatementLineRow): StatementLine => ({
 
 export interface StatementRow extends Editable {
   id: number;
+  ledger: Ledger;
   period: string;
   sequence: number;
   company_id: number | null;
@@ -303,7 +305,8 @@ export const toStatement = (row: StatementRow, clock: StatementClock): Statement
   const balanceCents = row.status === 'issued' || row.status === 'paid' ? row.total_cents - row.paid_cents : 0;
   return {
     id: row.id,
-    number: statementNumber(row.period, row.sequence),
+    number: statementNumber(row.period, row.sequence, row.ledger),
+    ledger: row.ledger,
     sequence: row.sequence,
     companyId: row.company_id,
     companyName: row.company_name,

@@ -39,7 +39,7 @@ const clockOf = (issuer: StatementIssuer) => ({ paymentTermsDays: issuer.payment
 /** The statements, newest month first; `overdue` keeps those issued and past their due date (UTC). */
 export const listStatements = async (db: D1Database, query: StatementListQuery, issuer: StatementIssuer) => {
   const { limit, offset } = pageWindow(query);
-  const where = query.overdue ? `WHERE ${OVERDUE_SQL}` : '';
+  const where = query.overdue ? `WHERE s.ledger = 'gifs' AND ${OVERDUE_SQL}` : "WHERE s.ledger = 'gifs'";
   const params = query.overdue ? [issuer.paymentTermsDays] : [];
   const [rows, count] = await db.batch([
     db.prepare(`${STATEMENT_SELECT} ${where} ORDER BY s.period DESC, s.sequence DESC LIMIT ${limit} OFFSET ${offset}`).bind(...params),
@@ -86,7 +86,7 @@ const generation = (db: D1Database, { period, companyId }: StatementRequest, aud
   db
     .prepare(
       `INSERT INTO statements (period, company_id, sequence)
-       SELECT ?1, max(company_id), coalesce((SELECT max(sequence) FROM statements WHERE period = ?1), 0) + 1
+       SELECT ?1, max(company_id), coalesce((SELECT max(sequence) FROM statements WHERE ledger = 'gifs' AND period = ?1), 0) + 1
        FROM invoice_lines WHERE ${UNBILLED} HAVING ${ONE_COMPANY} RETURNING id`,
     )
     .bind(period, companyId ?? null),
@@ -95,13 +95,13 @@ const generation = (db: D1Database, { period, companyId }: StatementRequest, aud
   auditCreated(db, audit, { ...AUDIT, fields: CREATED_FIELDS }),
   db
     .prepare(
-      `UPDATE invoice_lines SET statement_id = (SELECT id FROM statements WHERE period = ?1 ORDER BY sequence DESC LIMIT 1), updated_at = ${NOW_SQL}, ${VERSION_BUMP}
+      `UPDATE invoice_lines SET statement_id = (SELECT id FROM statements WHERE ledger = 'gifs' AND period = ?1 ORDER BY sequence DESC LIMIT 1), updated_at = ${NOW_SQL}, ${VERSION_BUMP}
        WHERE ${UNBILLED} AND (SELECT ${ONE_COMPANY} FROM invoice_lines WHERE ${UNBILLED})`,
     )
     .bind(period, companyId ?? null),
   // Part of creating the statement, so it stays at its first version.
   db
-    .prepare(`UPDATE statements SET total_cents = ${STATEMENT_SUM} WHERE period = ?1 AND status = 'open' AND total_cents <> ${STATEMENT_SUM}`)
+    .prepare(`UPDATE statements SET total_cents = ${STATEMENT_SUM} WHERE ledger = 'gifs' AND period = ?1 AND status = 'open' AND total_cents <> ${STATEMENT_SUM}`)
     .bind(period),
 ];
 

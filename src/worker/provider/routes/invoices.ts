@@ -3,6 +3,7 @@ import { centsToDecimal, toCsv } from '../../../shared/csv';
 import {
   createLineSchema,
   createStatementSchema,
+  isClosingLedger,
   isInvoiceSource,
   lineListQuerySchema,
   updateLineSchema,
@@ -10,11 +11,13 @@ import {
 } from '../../../shared/schemas/invoices';
 import { paymentSchema, statementListQuerySchema } from '../../../shared/schemas/payments';
 import { allLines, findLine, insertLine, listLines, updateLine } from '../db/invoices';
+import { closeMonth, findMonthInvoice } from '../db/month-close';
 import { agingSummary, recordPayment, reversePayment } from '../db/payments';
 import { written } from '../db/rows';
 import { findStatement, generateStatement, listStatements, moveStatement } from '../db/statements';
 import { NotFound } from '../errors/domain';
 import { auditContext } from '../http/audit-context';
+import { badRequest } from '../http/errors';
 import { requireAuth, requireRole, type ProviderEnv } from '../http/auth';
 import { issuerOf } from '../http/issuer';
 import { foundOr404, readId } from '../http/params';
@@ -25,6 +28,17 @@ const sourceOf = (c: Context) => {
   const source = c.req.param('source') ?? '';
   if (!isInvoiceSource(source)) throw new NotFound(`Unknown invoice source '${source.slice(0, 40)}'`);
   return source;
+};
+
+const PERIOD_FORMAT = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+/** The ledger and month of a close: only Autofi and 3D Tracking close months (GIFS bills by statements). */
+const monthOf = (c: Context) => {
+  const source = c.req.param('source') ?? '';
+  const period = c.req.param('period') ?? '';
+  if (!isClosingLedger(source)) throw new NotFound(`'${source.slice(0, 40)}' has no months to close`);
+  if (!PERIOD_FORMAT.test(period)) throw badRequest('period must be a month as YYYY-MM', { period: ['Must be a month as YYYY-MM'] });
+  return { ledger: source, period };
 };
 
 const CSV_HEADER = ['id', 'source', 'period', 'company', 'description', 'quantity', 'unit_price', 'amount', 'reference', 'status', 'statement_id'];
@@ -55,6 +69,14 @@ export const invoiceRoutes = new Hono<ProviderEnv>()
     const paymentId = readId(c, 'paymentId');
     if (!(await reversePayment(c.env.DB, id, paymentId, auditContext(c)))) throw new NotFound('Payment not found');
     return c.json(written(await findStatement(c.env.DB, id, issuerOf(c.env)), 'statement'));
+  })
+  .post('/:source/periods/:period/close', statementsRole, async (c) => {
+    const { ledger, period } = monthOf(c);
+    return c.json(written(await closeMonth(c.env.DB, ledger, period, issuerOf(c.env), auditContext(c)), 'invoice'), 201);
+  })
+  .get('/:source/periods/:period/invoice', async (c) => {
+    const { ledger, period } = monthOf(c);
+    return c.json({ invoice: await findMonthInvoice(c.env.DB, ledger, period, issuerOf(c.env)) });
   })
   .get('/lines/:id', async (c) => versioned(c, foundOr404(await findLine(c.env.DB, readId(c)), 'Invoice line')))
   .patch('/lines/:id', linesRole, jsonBody(updateLineSchema), async (c) => {
