@@ -61,6 +61,12 @@ const firstId = async (path: string) => {
   return first.id;
 };
 
+/** Last month as YYYY-MM (UTC): the demo data has approved lines there in every ledger. */
+const lastMonth = () => {
+  const now = new Date();
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+};
+
 /** The first statement in the given status, from the first page of the list. */
 const firstStatement = async (status: string) => {
   const page = await adminApi<ListPage<{ id: number; status: string }>>('invoices/gifs/statements?page=1&pageSize=100');
@@ -127,6 +133,15 @@ const VIEWS: View[] = [
   { name: 'company', path: ({ company }) => `/lookups/companies/?id=${company}` },
   { name: 'autofi', path: '/invoices/autofi/' },
   { name: 'autofi line', path: ({ line }) => `/invoices/autofi/?lineId=${line.autofi}` },
+  { name: 'autofi, a month with its invoice section', path: `/invoices/autofi/?period=${lastMonth()}` },
+  {
+    name: '3dtracking, close month dialog',
+    path: `/invoices/3dtracking/?period=${lastMonth()}`,
+    act: async (page) => {
+      await page.getByTestId('month-invoice').getByRole('button', { name: 'Close month' }).click();
+      await page.getByRole('dialog', { name: 'Close month' }).waitFor();
+    },
+  },
   { name: '3dtracking', path: '/invoices/3dtracking/' },
   { name: '3dtracking line', path: ({ line }) => `/invoices/3dtracking/?lineId=${line['3dtracking']}` },
   { name: 'gifs', path: '/invoices/gifs' },

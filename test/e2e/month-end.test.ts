@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { AgingSummary, Company, InvoiceLine, StatementDetail } from '../../src/shared/types';
-import { PHONE, POLL, adminApi, browserPerFile, choose, expectText, heading, modal, moneyInPage, screenshot, statementStatus, textOf, toast, uniqueTag } from './fixtures';
+import { PHONE, POLL, adminApi, browserPerFile, choose, expectText, heading, modal, moneyInPage, screenshot, settled, statementStatus, textOf, toast, uniqueTag } from './fixtures';
 
 const chrome = browserPerFile();
 
@@ -148,5 +148,49 @@ describe('payments', () => {
     await page.setViewportSize(PHONE);
     await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), POLL).toBe(true);
     await screenshot(page, 'month-end-aging-phone');
+  });
+});
+
+describe('closing an Autofi month', () => {
+  it('closes the month into one invoice, shows and prints it, and a line links to it', async () => {
+    const period = freshPeriod();
+    const lines = [];
+    for (const [n, quantity] of [4, 9].entries()) {
+      lines.push(await adminApi<InvoiceLine>('invoices/autofi/lines', { method: 'POST', body: { period, description: `Vehicle trackers ${uniqueTag()}`, quantity, unitPriceCents: 2_450, reference: `FLEET-${n}`, status: 'approved' } }));
+    }
+    const page = await chrome.open();
+    await page.goto(`/invoices/autofi/?period=${period}`);
+    await heading(page, 'Autofi');
+    const section = page.getByTestId('month-invoice');
+    await section.getByRole('button', { name: 'Close month' }).click();
+    await modal(page).getByRole('button', { name: 'Close month' }).click();
+    await toast(page, 'success', 'Month closed').waitFor();
+    const number = `AUTOFI-${period}-1`;
+    await expect.poll(() => textOf(section), POLL).toContain(`Invoice ${number}`);
+    expect(await section.getByRole('button', { name: 'Close month' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('dialog').count(), POLL).toBe(0);
+    await screenshot(page, 'month-end-autofi-closed-desktop');
+
+    await section.getByRole('button', { name: 'View invoice' }).click();
+    const view = page.getByTestId('statement-view');
+    await view.waitFor();
+    for (const line of lines) await expect.poll(() => textOf(view), POLL).toContain(line.description);
+    const total = lines.reduce((sum, l) => sum + l.amountCents, 0);
+    await expectText(view.getByTestId('statement-total'), await moneyInPage(page, total));
+    await settled(page.getByRole('dialog').last());
+    await screenshot(page, 'month-end-autofi-invoice-desktop');
+
+    const file = 'test-results/month-end-autofi-invoice.pdf';
+    mkdirSync('test-results', { recursive: true });
+    writeFileSync(file, await page.pdf({ format: 'A4', printBackground: true }));
+    const text = pdfText(file);
+    for (const part of ['Invoice', `Invoice number ${number}`, `Total due ${await moneyInPage(page, total)}`, 'FLEET-0', ...lines.map((l) => l.description)]) expect(text, part).toContain(part);
+    execFileSync('pdftoppm', ['-png', '-r', '70', '-f', '1', '-l', '1', '-singlefile', file, 'test-results/month-end-autofi-invoice-print']);
+
+    // The line's drawer links to the month with its invoice.
+    await page.goto(`/invoices/autofi/?lineId=${lines[0]!.id}`);
+    const link = page.getByRole('link', { name: number });
+    await link.waitFor();
+    expect(await link.getAttribute('href')).toBe(`/invoices/autofi/?period=${period}`);
   });
 });

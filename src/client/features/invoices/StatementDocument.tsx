@@ -7,7 +7,7 @@ import classes from './print.module.css';
 const longDate = (value: string | null) =>
   value ? new Date(value.length === 10 ? `${value}T00:00:00Z` : value).toLocaleDateString(undefined, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }) : null;
 
-const SOURCE_LABELS: Record<string, string> = { 'gifs-sla': 'SLA', 'gifs-azure': 'Azure' };
+const SOURCE_LABELS: Record<string, string> = { 'gifs-sla': 'SLA', 'gifs-azure': 'Azure', autofi: 'Autofi', '3dtracking': '3D Tracking' };
 
 /**
  * The statement as a printed document: sender, recipient, number, period, issue and due dates,
@@ -26,7 +26,7 @@ export function StatementDocument({ statement }: { statement: StatementDetail })
           <span className={classes.address}>{issuer.address}</span>
         </div>
         <div className={classes.heading}>
-          <h1>Statement</h1>
+          <h1>{statement.ledger === 'gifs' ? 'Statement' : 'Invoice'}</h1>
           <span>{statement.number}</span>
           {statement.status === 'void' ? <span className={classes.stamp}>Void</span> : null}
           {statement.status === 'open' ? <span className={classes.stamp}>Draft, not issued</span> : null}
@@ -39,7 +39,7 @@ export function StatementDocument({ statement }: { statement: StatementDetail })
           <span className={classes.address}>{statement.companyAddress ?? ''}</span>
         </div>
         <dl className={classes.facts}>
-          <dt>Statement number</dt>
+          <dt>{statement.ledger === 'gifs' ? 'Statement number' : 'Invoice number'}</dt>
           <dd>{statement.number}</dd>
           <dt>Period</dt>
           <dd>{periodLabel(statement.period)}</dd>

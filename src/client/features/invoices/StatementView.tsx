@@ -1,10 +1,12 @@
 import { Alert, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import type { StatementTarget } from '../../../shared/schemas/invoices';
+import type { InvoiceSource, StatementTarget } from '../../../shared/schemas/invoices';
 import type { StatementDetail } from '../../../shared/types';
 import { formatCents, formatDate } from '../../lib/format';
 import { Facts } from '../../lib/ui/Facts';
 import { STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS, periodLabel } from './labels';
+
+const SOURCE_LABELS: Record<InvoiceSource, string> = { 'gifs-sla': 'SLA', 'gifs-azure': 'Azure', autofi: 'Autofi', '3dtracking': '3D Tracking' };
 
 interface Props {
   statement: StatementDetail;
@@ -77,7 +79,7 @@ export function StatementView(props: Props) {
           {statement.number} · {periodLabel(statement.period)}
         </Title>
         <Text c="dimmed" size="sm">
-          {statement.sequence > 1 ? 'Supplementary GIFS statement' : 'GIFS statement'}
+          {statement.ledger !== 'gifs' ? `${SOURCE_LABELS[statement.ledger]} invoice` : statement.sequence > 1 ? 'Supplementary GIFS statement' : 'GIFS statement'}
           {statement.companyName ? ` for ${statement.companyName}` : ''}
         </Text>
       </div>
@@ -118,7 +120,7 @@ export function StatementView(props: Props) {
                 <Table.Td>
                   {line.description}
                   <Text size="xs" c="dimmed">
-                    {line.source === 'gifs-sla' ? 'SLA' : 'Azure'} · {line.reference}
+                    {SOURCE_LABELS[line.source]} · {line.reference}
                   </Text>
                 </Table.Td>
                 <Table.Td ta="right">{line.quantity.toLocaleString()}</Table.Td>

@@ -1,4 +1,4 @@
-import type { InvoiceSource, LineChanges, LineStatus, StatementChanges, StatementRequest, StatementStatus } from '../../../shared/schemas/invoices';
+import type { ClosingLedger, InvoiceSource, LineChanges, LineStatus, StatementChanges, StatementRequest, StatementStatus } from '../../../shared/schemas/invoices';
 import type { PaymentPayload } from '../../../shared/schemas/payments';
 import { apiPath, callApi } from '../../lib/endpoints';
 import { downloadFromApi } from '../../lib/download';
@@ -24,6 +24,9 @@ export const exportLines = (source: InvoiceSource, { period, status }: Omit<Line
 
 export const useStatements = (page: number, overdue?: boolean, pageSize = 25) =>
   useApi('GET /invoices/gifs/statements', { query: { page, pageSize, overdue: overdue || undefined } });
+export const useMonthInvoice = (ledger: ClosingLedger, period: string) =>
+  useApi('GET /invoices/:source/periods/:period/invoice', { params: { source: ledger, period } });
+export const closeMonth = (ledger: ClosingLedger, period: string) => callApi('POST /invoices/:source/periods/:period/close', { params: { source: ledger, period } });
 export const useAging = () => useApi('GET /invoices/gifs/statements/aging', {});
 export const recordPayment = (id: number, payment: PaymentPayload) => callApi('POST /invoices/gifs/statements/:id/payments', { params: { id }, body: payment });
 export const reversePayment = (id: number, paymentId: number) => callApi('DELETE /invoices/gifs/statements/:id/payments/:paymentId', { params: { id, paymentId } });
