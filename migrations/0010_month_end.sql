@@ -1,4 +1,4 @@
--- Billing month end (docs: README "Billing month end"). An issued statement is a document: the
+-- Billing month end (docs: README "Billing rules"). An issued statement is a document: the
 -- lines it billed are copied here when it is issued, and the statement shows and prints that copy
 -- from then on, whatever later happens to the live lines. `line_id` names the live line the row
 -- was copied from; it is no foreign key, so a copy never holds a line back from anything.

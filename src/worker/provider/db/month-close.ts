@@ -66,7 +66,7 @@ const refusedClose = async (db: D1Database, ledger: ClosingLedger, period: strin
   return new Invalid(`Nothing to invoice for ${period}: no approved lines are waiting`, { period: ['No approved lines to invoice'] });
 };
 
-/** Closes a month of the Autofi or 3D Tracking ledger into one issued invoice (README "Billing month end"). */
+/** Closes a month of the Autofi or 3D Tracking ledger into one issued invoice (README "Billing rules"). */
 export const closeMonth = async (db: D1Database, ledger: ClosingLedger, period: string, issuer: StatementIssuer, audit: AuditContext) => {
   const [inserted] = await db.batch<{ id: number }>(close(db, ledger, period, audit));
   const id = inserted?.results[0]?.id;

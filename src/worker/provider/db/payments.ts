@@ -86,7 +86,7 @@ const refusedPayment = async (db: D1Database, id: number) => {
   return new Conflict(`The payment is more than the balance of ${(row.balance / 100).toFixed(2)}; record at most the balance`);
 };
 
-/** Records a payment against an issued statement (README "Billing month end"); null when there is no such statement. */
+/** Records a payment against an issued statement (README "Billing rules"); null when there is no such statement. */
 export const recordPayment = async (db: D1Database, id: number, body: PaymentPayload, audit: AuditContext) => {
   const [inserted] = await db.batch<{ id: number }>(payment(db, id, body, audit));
   if (inserted?.results[0]) return true;
