@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { THEME_STORAGE_KEY } from '../../src/shared/constants';
 import type { AgingSummary, Company, InvoiceLine, StatementDetail } from '../../src/shared/types';
 import { PHONE, POLL, adminApi, browserPerFile, choose, expectText, heading, modal, moneyInPage, screenshot, settled, statementStatus, textOf, toast, uniqueTag } from './fixtures';
 
@@ -148,6 +149,14 @@ describe('payments', () => {
     await page.setViewportSize(PHONE);
     await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), POLL).toBe(true);
     await screenshot(page, 'month-end-aging-phone');
+    // The dark theme on a phone, with a statement's payments open.
+    const statement = await issuedStatement();
+    await adminApi(`invoices/gifs/statements/${statement.id}/payments`, { method: 'POST', body: { paidOn: '2026-11-03', amountCents: 25_000, method: 'bank', reference: 'EFT 0093' } });
+    await page.evaluate((key) => localStorage.setItem(key, 'dark'), THEME_STORAGE_KEY);
+    const view = await openStatement(page, statement.id);
+    await view.getByRole('table', { name: 'Payments' }).scrollIntoViewIfNeeded();
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), POLL).toBe(true);
+    await screenshot(page, 'month-end-payments-phone-dark');
   });
 });
 
