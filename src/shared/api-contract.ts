@@ -2,6 +2,7 @@ import type { AuditQuery } from './schemas/audit';
 import type { LoginPayload } from './schemas/auth';
 import type { LineChanges, LineListQuery, LinePayload, StatementChanges, StatementRequest } from './schemas/invoices';
 import type { ListQuery } from './schemas/list';
+import type { PaymentPayload, StatementListQuery } from './schemas/payments';
 import type { CompanyChanges, CompanyPayload, TicketCategoryChanges, TicketCategoryPayload } from './schemas/lookups';
 import type { DashboardQuery, TicketReportQuery, TimesheetQuery } from './schemas/reports';
 import type { SearchQuery } from './schemas/search';
@@ -9,6 +10,7 @@ import type { BackupDownloadQuery } from './schemas/settings';
 import type { CommentPayload, TicketChanges, TicketListQuery, TicketPayload, TimeEntryPayload } from './schemas/tickets';
 import type { ChangePasswordPayload, CreateUserPayload, ProfilePayload, UpdateUserPayload, UserListQuery } from './schemas/users';
 import type {
+  AgingSummary,
   AuditEntry,
   BackupList,
   BackupResult,
@@ -78,7 +80,12 @@ export interface ApiContract {
   'GET /tickets/:id/time-entries': { response: Items<TimeEntry> };
   'POST /tickets/:id/time-entries': { body: TimeEntryPayload; response: TimeEntry };
 
-  'GET /invoices/gifs/statements': { query: ListQuery; response: Page<Statement> };
+  'GET /invoices/gifs/statements': { query: StatementListQuery; response: Page<Statement> };
+  'GET /invoices/gifs/statements/aging': { response: AgingSummary };
+  'POST /invoices/gifs/statements/:id/payments': { body: PaymentPayload; response: StatementDetail };
+  'DELETE /invoices/gifs/statements/:id/payments/:paymentId': { response: StatementDetail };
+  'POST /invoices/:source/periods/:period/close': { response: StatementDetail };
+  'GET /invoices/:source/periods/:period/invoice': { response: { invoice: StatementDetail | null } };
   'POST /invoices/gifs/statements': { body: StatementRequest; response: StatementDetail };
   'GET /invoices/gifs/statements/:id': { response: StatementDetail };
   'PATCH /invoices/gifs/statements/:id': { body: StatementChanges; response: StatementDetail };

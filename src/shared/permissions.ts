@@ -14,6 +14,7 @@ export const PERMISSIONS = {
   manageTicketCategories: { roles: ['admin'], action: 'change ticket categories' },
   editInvoiceLines: { roles: ['billing', 'admin'], action: 'create or edit invoice lines' },
   manageStatements: { roles: ['billing', 'admin'], action: 'create, issue or mark statements paid' },
+  reversePayments: { roles: ['admin'], action: 'reverse payments' },
   readAuditLog: { roles: ['admin'], action: 'read the whole audit log' },
   exportAuditLog: { roles: ['admin'], action: 'export the audit log' },
   downloadBackups: { roles: ['admin'], action: 'download backups' },

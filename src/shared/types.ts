@@ -1,6 +1,7 @@
 import type { Role } from './permissions';
 import type { AuditAction, AuditEntity } from './schemas/audit';
-import type { InvoiceSource, LineStatus, StatementStatus } from './schemas/invoices';
+import type { InvoiceSource, Ledger, LineStatus, StatementStatus } from './schemas/invoices';
+import type { AgingBucket, PaymentMethod } from './schemas/payments';
 import type { ReportBucket, TicketReportGroup } from './schemas/reports';
 import type { SearchResultType } from './schemas/search';
 import type { TicketPriority, TicketStatus } from './schemas/tickets';
@@ -173,6 +174,8 @@ export interface LinePage extends Page<InvoiceLine> {
 
 export interface Statement extends Versioned {
   id: number;
+  /** `gifs` for a GIFS statement; `autofi` or `3dtracking` for the invoice of a closed month. */
+  ledger: Ledger;
   /** `GIFS-<period>-<sequence>`: the first statement of a month is 1, supplementary ones follow. */
   number: string;
   sequence: number;
@@ -185,6 +188,14 @@ export interface Statement extends Versioned {
   voidReason: string | null;
   totalCents: number;
   lineCount: number;
+  /** The sum of the payments recorded against it. */
+  paidCents: number;
+  /** What is still owed: the total less the payments while issued or paid; 0 while open or void. */
+  balanceCents: number;
+  /** The issue date plus the payment terms, as YYYY-MM-DD; null until issued. */
+  dueOn: string | null;
+  /** Issued, with a balance, and past its due date (UTC). */
+  overdue: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -196,12 +207,42 @@ export interface StatementIssuer {
   paymentTermsDays: number;
 }
 
+/**
+ * A line as a statement bills it: an open statement's live lines, or, once it is issued, the
+ * copy taken at issue, which never changes again (void included). `id` is the live line's id.
+ */
+export interface StatementLine {
+  id: number;
+  source: InvoiceSource;
+  description: string;
+  quantity: number;
+  unitPriceCents: number;
+  amountCents: number;
+  reference: string;
+}
+
+export interface Payment {
+  id: number;
+  statementId: number;
+  paidOn: string;
+  amountCents: number;
+  method: PaymentMethod;
+  reference: string;
+  createdAt: string;
+}
+
 export interface StatementDetail extends Statement {
   companyAddress: string | null;
-  /** The issue date plus the payment terms, as YYYY-MM-DD; null until issued. */
-  dueOn: string | null;
   issuer: StatementIssuer;
-  lines: InvoiceLine[];
+  lines: StatementLine[];
+  payments: Payment[];
+}
+
+/** What issued statements still owe, by days past their due date, as of `asOf` (UTC). */
+export interface AgingSummary {
+  asOf: string;
+  buckets: Record<AgingBucket, { statements: number; balanceCents: number }>;
+  totals: { statements: number; balanceCents: number };
 }
 
 export interface TimesheetReport {

@@ -36,6 +36,9 @@ interface Ids {
   company: number;
   category: number;
   statement: number;
+  /** An issued and a void statement of the demo data, for payments and the kept copy. */
+  issued: number;
+  voided: number;
   line: Record<(typeof INVOICE_SOURCES)[number], number>;
 }
 
@@ -56,6 +59,20 @@ const firstId = async (path: string) => {
   const first = page.items[0];
   if (!first) throw new Error(`${path} has no records to open`);
   return first.id;
+};
+
+/** Last month as YYYY-MM (UTC): the demo data has approved lines there in every ledger. */
+const lastMonth = () => {
+  const now = new Date();
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+};
+
+/** The first statement in the given status, from the first page of the list. */
+const firstStatement = async (status: string) => {
+  const page = await adminApi<ListPage<{ id: number; status: string }>>('invoices/gifs/statements?page=1&pageSize=100');
+  const found = page.items.find((s) => s.status === status);
+  if (!found) throw new Error(`no ${status} statement in the demo data`);
+  return found.id;
 };
 
 const failSignIn = async (page: Page) => {
@@ -116,11 +133,30 @@ const VIEWS: View[] = [
   { name: 'company', path: ({ company }) => `/lookups/companies/?id=${company}` },
   { name: 'autofi', path: '/invoices/autofi/' },
   { name: 'autofi line', path: ({ line }) => `/invoices/autofi/?lineId=${line.autofi}` },
+  { name: 'autofi, a month with its invoice section', path: `/invoices/autofi/?period=${lastMonth()}` },
+  {
+    name: '3dtracking, close month dialog',
+    path: `/invoices/3dtracking/?period=${lastMonth()}`,
+    act: async (page) => {
+      await page.getByTestId('month-invoice').getByRole('button', { name: 'Close month' }).click();
+      await page.getByRole('dialog', { name: 'Close month' }).waitFor();
+    },
+  },
   { name: '3dtracking', path: '/invoices/3dtracking/' },
   { name: '3dtracking line', path: ({ line }) => `/invoices/3dtracking/?lineId=${line['3dtracking']}` },
   { name: 'gifs', path: '/invoices/gifs' },
   { name: 'gifs statements', path: '/invoices/gifs/statement' },
   { name: 'gifs statement', path: ({ statement }) => `/invoices/gifs/statement?statementId=${statement}` },
+  { name: 'gifs statements, overdue only', path: '/invoices/gifs/statement?overdue=true' },
+  { name: 'gifs statement, void', path: ({ voided }) => `/invoices/gifs/statement?statementId=${voided}` },
+  {
+    name: 'gifs statement, record payment',
+    path: ({ issued }) => `/invoices/gifs/statement?statementId=${issued}`,
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Record payment' }).click();
+      await page.getByRole('textbox', { name: 'Reference' }).waitFor();
+    },
+  },
   { name: 'gifs sla', path: '/invoices/gifs/sla' },
   { name: 'gifs sla line', path: ({ line }) => `/invoices/gifs/sla?lineId=${line['gifs-sla']}` },
   { name: 'gifs azure', path: '/invoices/gifs/azure' },
@@ -167,6 +203,8 @@ beforeAll(async () => {
     company: await firstId('companies?page=1'),
     category: await firstId('ticket-categories?page=1'),
     statement: await firstId('invoices/gifs/statements?page=1'),
+    issued: await firstStatement('issued'),
+    voided: await firstStatement('void'),
     line: Object.fromEntries(lines) as Ids['line'],
   };
 });

@@ -217,7 +217,7 @@ describe('GIFS statements', () => {
     await expectText(statementStatus(view), 'Issued');
 
     await view.getByRole('button', { name: 'Mark paid' }).click();
-    await expectText(confirm.locator('p').first(), `Record statement ${created.number} from ${created.companyName} for ${label} as paid in full?`);
+    await expectText(confirm.locator('p').first(), `Record a payment of ${await moneyInPage(page, created.totalCents)} from ${created.companyName}, dated today, and mark statement ${created.number} for ${label} paid?`);
     expect(await confirm.getByRole('alert').count()).toBe(0);
     const paying = apiResponse(page, new RegExp(`^invoices/gifs/statements/${created.id}$`), 'PATCH');
     await confirm.getByRole('button', { name: 'Mark paid' }).click();
@@ -230,7 +230,8 @@ describe('GIFS statements', () => {
     expect(stored.issuedAt).not.toBeNull();
     // Its lines are billed now: each is invoiced and belongs to the statement.
     expect(stored.lines.length).toBe(sla.totals.lines + azure.totals.lines);
-    expect(new Set(stored.lines.map((l) => [l.status, l.statementId].join()))).toEqual(new Set([`invoiced,${created.id}`]));
+    const live = await Promise.all(stored.lines.map((l) => adminApi<InvoiceLine>(`invoices/lines/${l.id}`)));
+    expect(new Set(live.map((l) => [l.status, l.statementId].join()))).toEqual(new Set([`invoiced,${created.id}`]));
 
     await page.getByRole('button', { name: 'Close panel' }).click();
     await page.waitForURL((url) => !url.searchParams.has('statementId'));

@@ -9,6 +9,7 @@ const EXPECTED: Record<Permission, Role[]> = {
   manageTicketCategories: ['admin'],
   editInvoiceLines: ['billing', 'admin'],
   manageStatements: ['billing', 'admin'],
+  reversePayments: ['admin'],
   readAuditLog: ['admin'],
   exportAuditLog: ['admin'],
   downloadBackups: ['admin'],

@@ -125,11 +125,13 @@ describe('an entry for each kind of change', () => {
     const statement = await send<{ id: number }>('invoices/gifs/statements', 'POST', { period: '2031-05' });
     await send(`invoices/gifs/statements/${statement.id}`, 'PATCH', { status: 'issued' });
     await send(`invoices/gifs/statements/${statement.id}`, 'PATCH', { status: 'paid' });
-    const [paid, issued, generated] = await history('statement', statement.id);
+    const [payment, paid, issued, generated] = await history('statement', statement.id);
     // The entry is written with the statement's INSERT; its lines and total come after it in the batch.
     expect(generated).toMatchObject({ action: 'create', changes: { period: [null, '2031-05'], sequence: [null, 1], status: [null, 'open'] } });
     expect(issued).toMatchObject({ action: 'update', changes: { status: ['open', 'issued'] } });
     expect(paid).toMatchObject({ action: 'update', changes: { status: ['issued', 'paid'] } });
+    // "Mark paid" records the balance as a payment, in the statement's history.
+    expect(payment).toMatchObject({ action: 'create', changes: { amountCents: [null, expect.any(Number)], method: [null, 'other'] } });
   });
 
   it('a backup', async () => {

@@ -50,13 +50,23 @@ interface LineRow {
 /**
  * The invariants of docs/architecture.md#billing-lines-and-statements, read straight from D1 for every statement and line:
  * totals equal the sum of their lines, lines are invoiced exactly while on an issued or paid
- * statement, amounts are quantity × price, void statements hold no lines, numbers are unique.
+ * statement, amounts are quantity × price, void statements hold no live lines, numbers are unique.
  */
 const expectInvariants = async () => {
   const drift = await env.DB.prepare(
-    'SELECT s.id, s.total_cents, (SELECT coalesce(sum(amount_cents), 0) FROM invoice_lines WHERE statement_id = s.id) AS sum FROM statements s WHERE s.total_cents <> sum',
+    `SELECT s.id, s.total_cents, CASE WHEN s.status = 'open' THEN (SELECT coalesce(sum(amount_cents), 0) FROM invoice_lines WHERE statement_id = s.id)
+       ELSE (SELECT coalesce(sum(amount_cents), 0) FROM statement_lines WHERE statement_id = s.id) END AS sum
+     FROM statements s WHERE s.total_cents <> sum`,
   ).all();
-  expect(drift.results, 'statement totals equal the sum of their lines').toEqual([]);
+  expect(drift.results, 'an open statement totals its lines, a billed one its copy').toEqual([]);
+  const copyDrift = await env.DB.prepare(
+    `SELECT s.id FROM statements s WHERE s.status IN ('issued', 'paid') AND (
+       EXISTS (SELECT 1 FROM invoice_lines l WHERE l.statement_id = s.id AND NOT EXISTS (SELECT 1 FROM statement_lines c WHERE c.statement_id = s.id AND c.line_id = l.id
+         AND c.amount_cents = l.amount_cents AND c.quantity = l.quantity AND c.unit_price_cents = l.unit_price_cents AND c.description = l.description AND c.reference = l.reference AND c.source = l.source))
+       OR EXISTS (SELECT 1 FROM statement_lines c WHERE c.statement_id = s.id AND NOT EXISTS (SELECT 1 FROM invoice_lines l WHERE l.id = c.line_id AND l.statement_id = s.id)))
+     OR (s.status = 'open' AND EXISTS (SELECT 1 FROM statement_lines c WHERE c.statement_id = s.id))`,
+  ).all();
+  expect(copyDrift.results, 'an issued or paid statement holds an exact copy of its frozen lines; an open one none').toEqual([]);
   const statusMismatch = await env.DB.prepare(
     `SELECT l.id, l.status, s.status AS statement_status FROM invoice_lines l LEFT JOIN statements s ON s.id = l.statement_id
      WHERE (l.status = 'invoiced') <> (coalesce(s.status, '') IN ('issued', 'paid')) OR s.status = 'void' OR (l.statement_id IS NOT NULL AND l.status = 'draft')`,
@@ -86,7 +96,7 @@ describe('generating statements', () => {
     const statement = await generated('2033-01');
     expect(statement).toMatchObject({ period: '2033-01', status: 'open', sequence: 1, number: 'GIFS-2033-01-1', totalCents: 280_003, lineCount: 2, issuedAt: null, dueOn: null });
     expect(statement.lines.map((l) => l.id).sort()).toEqual([sla.id, azure.id].sort());
-    expect(statement.lines.every((l) => l.status === 'approved' && l.statementId === statement.id && l.statementNumber === 'GIFS-2033-01-1')).toBe(true);
+    for (const { id } of statement.lines) expect(await getLine(id)).toMatchObject({ status: 'approved', statementId: statement.id, statementNumber: 'GIFS-2033-01-1' });
     expect(await getLine(draft.id)).toMatchObject({ status: 'draft', statementId: null });
     await expectInvariants();
   });
@@ -212,10 +222,10 @@ describe('statement transitions', () => {
     const statement = await openStatement('2035-03', 3);
     const issued = await moved(statement.id, { status: 'issued', from: 'open' });
     expect(issued.issuedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
-    expect(issued.lines.every((l) => l.status === 'invoiced' && l.statementStatus === 'issued')).toBe(true);
+    for (const { id } of issued.lines) expect(await getLine(id)).toMatchObject({ status: 'invoiced', statementStatus: 'issued' });
     const paid = await moved(statement.id, { status: 'paid', from: 'issued' });
-    expect(paid).toMatchObject({ status: 'paid', issuedAt: issued.issuedAt, totalCents: 300 });
-    expect(paid.lines.every((l) => l.status === 'invoiced')).toBe(true);
+    expect(paid).toMatchObject({ status: 'paid', issuedAt: issued.issuedAt, totalCents: 300, lines: issued.lines });
+    for (const { id } of paid.lines) expect(await getLine(id)).toMatchObject({ status: 'invoiced', statementStatus: 'paid' });
     await expectInvariants();
   });
 });
@@ -235,16 +245,21 @@ describe('voiding', () => {
     const statement = await openStatement('2036-02', 2);
     await moved(statement.id, { status: 'issued', from: 'open' });
     const voided = await moved(statement.id, { status: 'void', from: 'issued', reason: 'Wrong SLA tier' });
-    expect(voided).toMatchObject({ status: 'void', voidReason: 'Wrong SLA tier', voidedAt: expect.stringMatching(/^\d{4}-/), lineCount: 0, totalCents: 0, lines: [] });
+    // The statement stays the document it was: its copy and total, only marked void.
+    expect(voided).toMatchObject({ status: 'void', voidReason: 'Wrong SLA tier', voidedAt: expect.stringMatching(/^\d{4}-/), lineCount: 2, totalCents: 200, lines: statement.lines });
     for (const line of statement.lines) expect(await getLine(line.id)).toMatchObject({ status: 'approved', statementId: null, statementNumber: null });
 
     // The released lines are editable again, and the next generation bills them.
     expect((await patchLine(statement.lines[0]!.id, { quantity: 5 })).status).toBe(200);
     const rebilled = await generated('2036-02');
     expect(rebilled).toMatchObject({ number: 'GIFS-2036-02-2', totalCents: 600, lineCount: 2 });
+    // Re-billing and issuing again leaves the void statement's copy as it was billed.
+    await moved(rebilled.id, { status: 'issued', from: 'open' });
+    expect(await getStatement(statement.id)).toMatchObject({ status: 'void', totalCents: 200, lineCount: 2, lines: statement.lines });
+    expect((await getStatement(rebilled.id)).lines.map((l) => l.amountCents)).toEqual([500, 100]);
     const list = await json<Page<Statement>>(await api('invoices/gifs/statements?pageSize=200', { token }));
     expect(list.items.filter((s) => s.period === '2036-02').map((s) => [s.number, s.status])).toEqual([
-      ['GIFS-2036-02-2', 'open'],
+      ['GIFS-2036-02-2', 'issued'],
       ['GIFS-2036-02-1', 'void'],
     ]);
     await expectInvariants();

@@ -211,25 +211,27 @@ describe.each(Object.entries(RESOURCES))('%s', (_, resource) => {
 describe('writes that change a record through another', () => {
   it('counts a statement issue on its lines and a line edit on its open statement', async () => {
     const statement = await newStatement(admin);
-    const [line] = statement.lines;
-    expect(line?.version).toBe(2); // created, then put on the statement
-    const edited = await api(`invoices/lines/${line?.id}`, { method: 'PATCH', token: admin, json: { quantity: 3 }, headers: { 'if-match': '"2"' } });
+    const [billed] = statement.lines;
+    const line = await (await api(`invoices/lines/${billed?.id}`, { token: admin })).json<InvoiceLine>();
+    expect(line.version).toBe(2); // created, then put on the statement
+    const edited = await api(`invoices/lines/${line.id}`, { method: 'PATCH', token: admin, json: { quantity: 3 }, headers: { 'if-match': '"2"' } });
     expect(edited.status).toBe(200);
     const afterEdit = await (await api(`invoices/gifs/statements/${statement.id}`, { token: admin })).json<StatementDetail>();
     expect(afterEdit).toMatchObject({ totalCents: 300, version: 2 });
 
     const issued = await api(`invoices/gifs/statements/${statement.id}`, { method: 'PATCH', token: admin, json: { status: 'issued' }, headers: { 'if-match': '"2"' } });
     expect(issued.status).toBe(200);
-    expect((await issued.json<StatementDetail>()).lines[0]).toMatchObject({ status: 'invoiced', version: 4 });
+    expect((await issued.json<StatementDetail>()).lines[0]).toMatchObject({ id: line.id, quantity: 3, amountCents: 300 });
+    expect(await (await api(`invoices/lines/${line.id}`, { token: admin })).json<InvoiceLine>()).toMatchObject({ status: 'invoiced', version: 4 });
   });
 
-  it('counts a void once on the statement, though it also resets its total', async () => {
+  it('counts a void once on the statement, which keeps its total', async () => {
     const statement = await newStatement(admin);
     const issued = await api(`invoices/gifs/statements/${statement.id}`, { method: 'PATCH', token: admin, json: { status: 'issued' } });
     expect((await issued.json<StatementDetail>()).version).toBe(2);
     const voided = await api(`invoices/gifs/statements/${statement.id}`, { method: 'PATCH', token: admin, json: { status: 'void', reason: 'Wrong month' }, headers: { 'if-match': '"2"' } });
     expect(voided.status).toBe(200);
-    expect(await voided.json<StatementDetail>()).toMatchObject({ status: 'void', totalCents: 0, version: 3 });
+    expect(await voided.json<StatementDetail>()).toMatchObject({ status: 'void', totalCents: statement.totalCents, version: 3 });
   });
 
   it('counts a password change on the user', async () => {

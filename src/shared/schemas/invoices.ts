@@ -20,8 +20,17 @@ export type StatementTarget = keyof typeof STATEMENT_TRANSITIONS;
 export const VOID_REASON_MAX = 500;
 export const VOID_REASON_REQUIRED = 'Give the reason for voiding';
 
-/** A statement's number: the first of a month is GIFS-2033-01-1, supplementary ones count on. */
-export const statementNumber = (period: string, sequence: number) => `GIFS-${period}-${sequence}`;
+/** Whose document a statement is: GIFS statements, or the invoice of a closed Autofi or 3D Tracking month. */
+export const LEDGERS = ['gifs', 'autofi', '3dtracking'] as const;
+export type Ledger = (typeof LEDGERS)[number];
+/** The ledgers whose months are closed into one invoice. */
+export const CLOSING_LEDGERS = ['autofi', '3dtracking'] as const;
+export type ClosingLedger = (typeof CLOSING_LEDGERS)[number];
+export const isClosingLedger = (value: string): value is ClosingLedger => (CLOSING_LEDGERS as readonly string[]).includes(value);
+const PREFIXES: Record<Ledger, string> = { gifs: 'GIFS', autofi: 'AUTOFI', '3dtracking': '3DTRACKING' };
+
+/** A document's number: the first of a month is GIFS-2033-01-1 (AUTOFI-2033-01-1), later ones count on. */
+export const statementNumber = (period: string, sequence: number, ledger: Ledger = 'gifs') => `${PREFIXES[ledger]}-${period}-${sequence}`;
 
 const PERIOD = /^\d{4}-(0[1-9]|1[0-2])$/;
 export const period = () => string().matches(PERIOD, 'Must be a month as YYYY-MM');

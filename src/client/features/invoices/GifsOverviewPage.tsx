@@ -11,7 +11,7 @@ export function GifsOverviewPage() {
   const [thisMonth] = recentPeriods(1);
   const sla = useLines('gifs-sla', { period: thisMonth, page: 1 });
   const azure = useLines('gifs-azure', { period: thisMonth, page: 1 });
-  const statements = useStatements(1, 12);
+  const statements = useStatements(1, undefined, 12);
   const issued = statements.data?.items.filter((s) => s.status === 'issued') ?? [];
   const outstanding = issued.reduce((sum, s) => sum + s.totalCents, 0);
   const money = (cents: number | undefined) => (cents === undefined ? '…' : formatCents(cents));

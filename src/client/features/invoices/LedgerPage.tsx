@@ -1,6 +1,6 @@
 import { Badge, Button, Center, Divider, Group, Loader, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { LINE_STATUSES, type InvoiceSource, type LineChanges } from '../../../shared/schemas/invoices';
+import { LINE_STATUSES, isClosingLedger, type InvoiceSource, type LineChanges } from '../../../shared/schemas/invoices';
 import type { InvoiceLine } from '../../../shared/types';
 import { HistorySection } from '../../lib/audit/HistorySection';
 import { formatCents } from '../../lib/format';
@@ -15,6 +15,7 @@ import { StatCard } from '../../lib/ui/StatCard';
 import { exportLines, updateLine, useLine, useLines } from './api';
 import { LINE_FILTER_OPTIONS, LINE_STATUS_COLORS, LINE_STATUS_LABELS, PERIOD_OPTIONS, periodLabel } from './labels';
 import { LineEditor } from './LineEditor';
+import { MonthInvoice } from './MonthInvoice';
 import { useLineSearch } from './search';
 
 const COLUMNS: Column<InvoiceLine>[] = [
@@ -77,6 +78,7 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
         <StatCard label="Quantity" value={totals ? totals.quantity.toLocaleString() : '…'} />
         <StatCard label="Total" value={totals ? formatCents(totals.amountCents) : '…'} hint={filters.period ? periodLabel(filters.period) : 'All periods'} />
       </SimpleGrid>
+      {filters.period && isClosingLedger(source) ? <MonthInvoice ledger={source} period={filters.period} onClosed={() => lines.mutate()} /> : null}
       <DataTable
         label={`${title} lines`}
         columns={COLUMNS}

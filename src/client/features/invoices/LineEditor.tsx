@@ -1,6 +1,7 @@
-import { Alert, Badge, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Badge, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router-dom';
 import type { ReactNode } from 'react';
-import { isBilled, updateLineSchema, type LineChanges } from '../../../shared/schemas/invoices';
+import { isBilled, isClosingLedger, updateLineSchema, type LineChanges } from '../../../shared/schemas/invoices';
 import type { InvoiceLine } from '../../../shared/types';
 import { formatCents, formatDateTime } from '../../lib/format';
 import { ChoiceField, MoneyField, NumberField, TextField, TextareaField } from '../../lib/form/fields';
@@ -29,6 +30,10 @@ const lineValues = (line: InvoiceLine): LineChanges => ({
   reference: line.reference,
   status: line.status === 'draft' ? 'draft' : 'approved',
 });
+
+/** Where a line's statement or invoice is shown: the GIFS statement, or the ledger's month with its invoice. */
+const documentPath = (line: InvoiceLine) =>
+  isClosingLedger(line.source) ? `/invoices/${line.source}/?period=${line.period}` : `/invoices/gifs/statement?statementId=${line.statementId}`;
 
 const amountOf = (values: LineChanges) => {
   const { quantity, unitPriceCents } = values;
@@ -62,7 +67,7 @@ export function LineEditor({ line, canEdit, mutation, onReload }: Props) {
           ['Company', line.companyName ?? '—'],
           ['Amount', <Text fw={700} span data-testid="line-amount">{formatCents(line.amountCents)}</Text>],
           ['Status', <Badge color={LINE_STATUS_COLORS[line.status]} variant="light">{LINE_STATUS_LABELS[line.status]}</Badge>],
-          ['Statement', line.statementNumber ?? '—'],
+          ['Statement', line.statementNumber && line.statementId ? <Anchor component={Link} to={documentPath(line)}>{line.statementNumber}</Anchor> : '—'],
           ['Updated', formatDateTime(line.updatedAt)],
         ]}
       />

@@ -7,7 +7,7 @@ import classes from './print.module.css';
 const longDate = (value: string | null) =>
   value ? new Date(value.length === 10 ? `${value}T00:00:00Z` : value).toLocaleDateString(undefined, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }) : null;
 
-const SOURCE_LABELS: Record<string, string> = { 'gifs-sla': 'SLA', 'gifs-azure': 'Azure' };
+const SOURCE_LABELS: Record<string, string> = { 'gifs-sla': 'SLA', 'gifs-azure': 'Azure', autofi: 'Autofi', '3dtracking': '3D Tracking' };
 
 /**
  * The statement as a printed document: sender, recipient, number, period, issue and due dates,
@@ -26,7 +26,7 @@ export function StatementDocument({ statement }: { statement: StatementDetail })
           <span className={classes.address}>{issuer.address}</span>
         </div>
         <div className={classes.heading}>
-          <h1>Statement</h1>
+          <h1>{statement.ledger === 'gifs' ? 'Statement' : 'Invoice'}</h1>
           <span>{statement.number}</span>
           {statement.status === 'void' ? <span className={classes.stamp}>Void</span> : null}
           {statement.status === 'open' ? <span className={classes.stamp}>Draft, not issued</span> : null}
@@ -39,7 +39,7 @@ export function StatementDocument({ statement }: { statement: StatementDetail })
           <span className={classes.address}>{statement.companyAddress ?? ''}</span>
         </div>
         <dl className={classes.facts}>
-          <dt>Statement number</dt>
+          <dt>{statement.ledger === 'gifs' ? 'Statement number' : 'Invoice number'}</dt>
           <dd>{statement.number}</dd>
           <dt>Period</dt>
           <dd>{periodLabel(statement.period)}</dd>
@@ -49,8 +49,8 @@ export function StatementDocument({ statement }: { statement: StatementDetail })
           <dd>{due ?? `${issuer.paymentTermsDays} days after issue`}</dd>
         </dl>
       </section>
-      {statement.status === 'void' ? <p className={classes.note}>Voided: {statement.voidReason}</p> : null}
-      <table className={classes.lines}>
+      {statement.status === 'void' ? <p className={classes.note}>Void: {statement.voidReason}. Nothing is due on this statement; its lines are shown as billed.</p> : null}
+      <table className={statement.status === 'void' ? `${classes.lines} ${classes.voided}` : classes.lines}>
         <thead>
           <tr>
             <th>Description</th>
@@ -76,7 +76,7 @@ export function StatementDocument({ statement }: { statement: StatementDetail })
         </tbody>
         <tfoot>
           <tr>
-            <th colSpan={4}>Total due</th>
+            <th colSpan={4}>{statement.status === 'void' ? 'Total billed (void)' : 'Total due'}</th>
             <th className={classes.number}>{formatCents(statement.totalCents)}</th>
           </tr>
         </tfoot>

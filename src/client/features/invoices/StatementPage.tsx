@@ -1,4 +1,4 @@
-import { Badge, Button, Center, Divider, Loader, Modal, Select, Stack, Text } from '@mantine/core';
+import { Badge, Button, Center, Divider, Loader, Modal, Select, Stack, Switch, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import type { StatementRequest, StatementTarget } from '../../../shared/schemas/invoices';
@@ -10,10 +10,12 @@ import { useAction } from '../../lib/form/use-mutation';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
-import { generateStatement, moveStatement, useCompanies, useStatement, useStatements } from './api';
+import { AgingCards } from './AgingCards';
+import { generateStatement, moveStatement, useAging, useCompanies, useStatement, useStatements } from './api';
 import { PERIOD_OPTIONS, STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS, periodLabel } from './labels';
 import { useStatementSearch } from './search';
 import { StatementDocument } from './StatementDocument';
+import { PaymentsSection } from './PaymentsSection';
 import { StatementView } from './StatementView';
 import { TransitionDialog } from './TransitionDialog';
 
@@ -25,16 +27,30 @@ const COLUMNS: Column<Statement>[] = [
   { key: 'lines', label: 'Lines', visibleFrom: 'sm', align: 'right', render: (s) => s.lineCount },
   { key: 'issued', label: 'Issued', visibleFrom: 'md', render: (s) => formatDate(s.issuedAt) },
   { key: 'total', label: 'Total', align: 'right', render: (s) => <Text size="sm" fw={600}>{formatCents(s.totalCents)}</Text> },
+  { key: 'due', label: 'Due', visibleFrom: 'md', render: (s) => (s.dueOn ? formatDate(`${s.dueOn}T00:00:00`) : '—') },
+  {
+    key: 'balance',
+    label: 'Balance',
+    align: 'right',
+    render: (s) => (
+      <Text size="sm" c={s.overdue ? 'red' : undefined} fw={s.overdue ? 700 : undefined}>
+        {formatCents(s.balanceCents)}
+        {s.overdue ? ' overdue' : ''}
+      </Text>
+    ),
+  },
 ];
 
 const DONE: Record<StatementTarget, string> = { issued: 'Statement issued', paid: 'Statement marked paid', void: 'Statement voided' };
 
 export function StatementPage() {
-  const [{ statementId, page: statementsPage }, setSearch] = useStatementSearch();
-  const statements = useStatements(statementsPage ?? 1);
+  const [{ statementId, page: statementsPage, overdue }, setSearch] = useStatementSearch();
+  const statements = useStatements(statementsPage ?? 1, overdue);
   const statement = useStatement(statementId);
   const [generating, generateModal] = useDisclosure(false);
   const canBill = useCan('manageStatements');
+  const canReverse = useCan('reversePayments');
+  const aging = useAging();
   const companies = useCompanies();
   const [period, setPeriod] = useState<string | null>(PERIOD_OPTIONS[1]?.value ?? null);
   const [companyId, setCompanyId] = useState<string | null>(null);
@@ -59,7 +75,7 @@ export function StatementPage() {
     failure: 'Statement not updated',
     onSuccess: async (updated) => {
       closeAsk();
-      await Promise.all([statement.mutate(updated, { revalidate: false }), statements.mutate()]);
+      await refresh(updated);
     },
     // A refused move means the statement changed elsewhere: show it as it now is.
     onFailure: async () => {
@@ -68,10 +84,18 @@ export function StatementPage() {
     },
   });
   const busy = generate.busy || move.busy;
+  const refresh = (updated: StatementDetail) => Promise.all([statement.mutate(updated, { revalidate: false }), statements.mutate(), aging.mutate()]);
 
   return (
     <>
       <PageTitle title="GIFS statements" description="Monthly statements from the SLA and Azure lines" actions={canBill ? <Button onClick={generateModal.open}>Generate statement</Button> : undefined} />
+      <AgingCards aging={aging.data} />
+      <Switch
+        mb="sm"
+        label="Overdue only"
+        checked={overdue === true}
+        onChange={(event) => setSearch({ overdue: event.currentTarget.checked || undefined, page: undefined })}
+      />
       <DataTable
         label="Statements"
         columns={COLUMNS}
@@ -81,7 +105,11 @@ export function StatementPage() {
         onPageChange={(next) => setSearch({ page: next > 1 ? next : undefined })}
         onOpen={(row) => setSearch({ statementId: row.id })}
         selectedId={statementId}
-        empty={{ title: 'No statements yet', description: 'Generate one for a month with approved SLA or Azure lines.' }}
+        empty={
+          overdue
+            ? { title: 'Nothing overdue', description: 'Every issued statement is within its payment terms or paid.' }
+            : { title: 'No statements yet', description: 'Generate one for a month with approved SLA or Azure lines.' }
+        }
       />
       <Modal opened={generating && canBill} onClose={generateModal.close} title="Generate statement">
         <Stack>
@@ -113,7 +141,16 @@ export function StatementPage() {
         ) : null}
         {statement.data ? (
           <Stack>
-            <StatementView statement={statement.data} busy={busy} onAsk={canBill ? (target) => setAsk({ target, opened: true }) : undefined} />
+            <StatementView
+              statement={statement.data}
+              busy={busy}
+              onAsk={canBill ? (target) => setAsk({ target, opened: true }) : undefined}
+              payments={
+                statement.data.status === 'issued' || statement.data.status === 'paid' ? (
+                  <PaymentsSection statement={statement.data} canRecord={canBill} canReverse={canReverse} onChanged={refresh} />
+                ) : undefined
+              }
+            />
             <Divider />
             <HistorySection changedAt={statement.data.updatedAt} entity="statement" entityId={statement.data.id} />
           </Stack>

@@ -1,16 +1,21 @@
 import { Alert, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
-import type { StatementTarget } from '../../../shared/schemas/invoices';
+import type { ReactNode } from 'react';
+import type { InvoiceSource, StatementTarget } from '../../../shared/schemas/invoices';
 import type { StatementDetail } from '../../../shared/types';
 import { formatCents, formatDate } from '../../lib/format';
 import { useToastClearance } from '../../lib/toast/clearance';
 import { Facts } from '../../lib/ui/Facts';
 import { STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS, periodLabel } from './labels';
 
+const SOURCE_LABELS: Record<InvoiceSource, string> = { 'gifs-sla': 'SLA', 'gifs-azure': 'Azure', autofi: 'Autofi', '3dtracking': '3D Tracking' };
+
 interface Props {
   statement: StatementDetail;
   busy: boolean;
   /** Opens a step's confirmation; absent for a role that may not move statements. */
   onAsk?: (target: StatementTarget) => void;
+  /** Payments: absent where they are not shown (an open or void statement holds none). */
+  payments?: ReactNode;
 }
 
 const ACTIONS = '[data-testid="statement-actions"]';
@@ -70,6 +75,8 @@ function VoidSection({ busy, onAsk }: { busy: boolean; onAsk: (target: Statement
 /** A statement with its lines and total; the printed document is StatementDocument. */
 export function StatementView(props: Props) {
   const { statement } = props;
+  // A void statement still shows what it billed, struck through.
+  const voided = statement.status === 'void';
   return (
     <Stack data-testid="statement-view">
       <div>
@@ -77,14 +84,15 @@ export function StatementView(props: Props) {
           {statement.number} · {periodLabel(statement.period)}
         </Title>
         <Text c="dimmed" size="sm">
-          {statement.sequence > 1 ? 'Supplementary GIFS statement' : 'GIFS statement'}
+          {statement.ledger !== 'gifs' ? `${SOURCE_LABELS[statement.ledger]} invoice` : statement.sequence > 1 ? 'Supplementary GIFS statement' : 'GIFS statement'}
           {statement.companyName ? ` for ${statement.companyName}` : ''}
         </Text>
       </div>
       <StatementActions {...props} />
       {statement.status === 'void' ? (
         <Alert color="red" title="Void">
-          Voided {formatDate(statement.voidedAt)}: {statement.voidReason}. Its lines went back to approved to be billed again.
+          Voided {formatDate(statement.voidedAt)}: {statement.voidReason}. The lines it billed are kept below, struck through; the lines themselves went back to
+          approved to be billed again.
         </Alert>
       ) : null}
       <Facts
@@ -93,10 +101,16 @@ export function StatementView(props: Props) {
           ['Issued', formatDate(statement.issuedAt)],
           ['Due', statement.dueOn ? formatDate(`${statement.dueOn}T00:00:00`) : '—'],
           ['Lines', statement.lineCount],
+          ...(statement.status === 'issued' || statement.status === 'paid'
+            ? ([
+                ['Paid', formatCents(statement.paidCents)],
+                ['Balance', <Text span fw={700} c={statement.overdue ? 'red' : undefined} data-testid="statement-balance">{formatCents(statement.balanceCents)}{statement.overdue ? ' (overdue)' : ''}</Text>],
+              ] as [string, ReactNode][])
+            : []),
         ]}
       />
       <Table.ScrollContainer minWidth={0}>
-        <Table aria-label="Statement lines" verticalSpacing={4}>
+        <Table aria-label="Statement lines" verticalSpacing={4} styles={voided ? { td: { textDecoration: 'line-through' } } : undefined}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Description</Table.Th>
@@ -111,7 +125,7 @@ export function StatementView(props: Props) {
                 <Table.Td>
                   {line.description}
                   <Text size="xs" c="dimmed">
-                    {line.source === 'gifs-sla' ? 'SLA' : 'Azure'} · {line.reference}
+                    {SOURCE_LABELS[line.source]} · {line.reference}
                   </Text>
                 </Table.Td>
                 <Table.Td ta="right">{line.quantity.toLocaleString()}</Table.Td>
@@ -122,14 +136,15 @@ export function StatementView(props: Props) {
           </Table.Tbody>
           <Table.Tfoot>
             <Table.Tr>
-              <Table.Th colSpan={3}>Total</Table.Th>
-              <Table.Th ta="right" data-testid="statement-total">
+              <Table.Th colSpan={3}>{statement.status === 'void' ? 'Total billed (void)' : 'Total'}</Table.Th>
+              <Table.Th ta="right" td={voided ? 'line-through' : undefined} data-testid="statement-total">
                 {formatCents(statement.totalCents)}
               </Table.Th>
             </Table.Tr>
           </Table.Tfoot>
         </Table>
       </Table.ScrollContainer>
+      {props.payments}
       {statement.status === 'issued' && props.onAsk ? <VoidSection busy={props.busy} onAsk={props.onAsk} /> : null}
     </Stack>
   );

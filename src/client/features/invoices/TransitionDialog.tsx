@@ -55,7 +55,7 @@ export function TransitionDialog({ statement, target, opened, busy, onCancel, on
       <Stack data-testid="transition-dialog">
         <Text size="sm">
           {target === 'issued' ? `Issue statement ${statement.number} to ${company} for ${month}?` : null}
-          {target === 'paid' ? `Record statement ${statement.number} from ${company} for ${month} as paid in full?` : null}
+          {target === 'paid' ? `Record a payment of ${formatCents(statement.balanceCents)} from ${company}, dated today, and mark statement ${statement.number} for ${month} paid?` : null}
           {target === 'void' ? `Void statement ${statement.number} to ${company} for ${month}?` : null}
         </Text>
         <Facts

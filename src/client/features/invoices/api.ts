@@ -1,4 +1,5 @@
-import type { InvoiceSource, LineChanges, LineStatus, StatementChanges, StatementRequest, StatementStatus } from '../../../shared/schemas/invoices';
+import type { ClosingLedger, InvoiceSource, LineChanges, LineStatus, StatementChanges, StatementRequest, StatementStatus } from '../../../shared/schemas/invoices';
+import type { PaymentPayload } from '../../../shared/schemas/payments';
 import { apiPath, callApi } from '../../lib/endpoints';
 import { downloadFromApi } from '../../lib/download';
 import { useApi } from '../../lib/use-api';
@@ -21,7 +22,14 @@ export const exportLines = (source: InvoiceSource, { period, status }: Omit<Line
     `${[source, period, status].filter(Boolean).join('-')}-lines.csv`,
   );
 
-export const useStatements = (page: number, pageSize = 25) => useApi('GET /invoices/gifs/statements', { query: { page, pageSize } });
+export const useStatements = (page: number, overdue?: boolean, pageSize = 25) =>
+  useApi('GET /invoices/gifs/statements', { query: { page, pageSize, overdue: overdue || undefined } });
+export const useMonthInvoice = (ledger: ClosingLedger, period: string) =>
+  useApi('GET /invoices/:source/periods/:period/invoice', { params: { source: ledger, period } });
+export const closeMonth = (ledger: ClosingLedger, period: string) => callApi('POST /invoices/:source/periods/:period/close', { params: { source: ledger, period } });
+export const useAging = () => useApi('GET /invoices/gifs/statements/aging', {});
+export const recordPayment = (id: number, payment: PaymentPayload) => callApi('POST /invoices/gifs/statements/:id/payments', { params: { id }, body: payment });
+export const reversePayment = (id: number, paymentId: number) => callApi('DELETE /invoices/gifs/statements/:id/payments/:paymentId', { params: { id, paymentId } });
 export const useStatement = (id: number | undefined) => useApi('GET /invoices/gifs/statements/:id', id ? { params: { id } } : null);
 export const generateStatement = (request: StatementRequest) => callApi('POST /invoices/gifs/statements', { body: request });
 /** A status move; `from` is always the status the page shows, so a stale or repeated click gets 409. */

@@ -12,9 +12,10 @@ export const parseLineSearch = (params: URLSearchParams) => ({
 });
 export const useLineSearch = () => useListSearch(parseLineSearch);
 
-/** `/invoices/gifs/statement`: `statementId` opens a statement; `page` is the list's page. */
+/** `/invoices/gifs/statement`: `statementId` opens a statement; `page` is the list's page; `overdue` keeps the overdue ones. */
 export const parseStatementSearch = (params: URLSearchParams) => ({
   statementId: optionalId(params.get('statementId')),
   page: optionalPage(params.get('page')),
+  overdue: params.get('overdue') === 'true' ? true : undefined,
 });
 export const useStatementSearch = () => useTypedSearch(parseStatementSearch);

@@ -43,6 +43,8 @@ const FIELD_LABELS: Record<string, string> = {
   body: 'Comment',
   minutes: 'Time',
   workDate: 'Work date',
+  paidOn: 'Paid on',
+  paymentId: 'Payment',
 };
 
 /** `unitPriceCents` → "Unit price cents": the fallback for a field this client does not know yet. */

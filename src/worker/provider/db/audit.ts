@@ -160,21 +160,24 @@ export const auditUpdated = (db: D1Database, context: AuditContext, { action = '
   });
 
 interface Deleted {
+  action?: AuditAction;
   entity: AuditEntity;
   table: string;
   id: number;
   fields: AuditFields;
+  /** For a payment: the statement it belongs to. */
+  entityColumn?: string;
 }
 
 /** The entry for a DELETE that follows it in the batch: every field with a value, to null. */
-export const auditDeleted = (db: D1Database, context: AuditContext, { entity, table, id, fields }: Deleted) =>
+export const auditDeleted = (db: D1Database, context: AuditContext, { action = 'delete', entity, table, id, fields, entityColumn = 'id' }: Deleted) =>
   rowEntry(db, context, {
-    action: 'delete',
+    action,
     entity,
     table,
     where: 'r.id = ?5',
     params: [id],
-    entityColumn: 'id',
+    entityColumn,
     changes: () => Object.entries(fields).map(([field, sql]) => ({ field, before: sql, after: NULL_JSON })),
   });
 

@@ -1,4 +1,6 @@
-import { statementNumber, type InvoiceSource, type LineStatus, type StatementStatus } from '../../../shared/schemas/invoices';
+import { statementNumber, type InvoiceSource, type Ledger, type LineStatus, type StatementStatus } from '../../../shared/schemas/invoices';
+import { addDays, utcDay } from '../../../shared/dates';
+import type { PaymentMethod } from '../../../shared/schemas/payments';
 import type { TicketPriority, TicketStatus } from '../../../shared/schemas/tickets';
 import type {
   AuditAction,
@@ -7,7 +9,9 @@ import type {
   Company,
   InvoiceLine,
   Role,
+  Payment,
   Statement,
+  StatementLine,
   Ticket,
   TicketCategory,
   TicketComment,
@@ -191,7 +195,7 @@ export const toTimeEntry = (row: TimeEntryRow): TimeEntry => ({
 });
 
 /** An invoice line with its company's name and its statement's status and number. */
-export const LINE_SELECT = `SELECT l.*, c.name AS company_name, s.status AS statement_status, s.period AS statement_period, s.sequence AS statement_sequence
+export const LINE_SELECT = `SELECT l.*, c.name AS company_name, s.status AS statement_status, s.period AS statement_period, s.sequence AS statement_sequence, s.ledger AS statement_ledger
   FROM invoice_lines l LEFT JOIN companies c ON c.id = l.company_id LEFT JOIN statements s ON s.id = l.statement_id`;
 
 export interface LineRow extends Editable {
@@ -210,6 +214,7 @@ export interface LineRow extends Editable {
   statement_status: StatementStatus | null;
   statement_period: string | null;
   statement_sequence: number | null;
+  statement_ledger: Ledger | null;
 }
 
 export const toLine = (row: LineRow): InvoiceLine => ({
@@ -226,18 +231,55 @@ export const toLine = (row: LineRow): InvoiceLine => ({
   status: row.status,
   statementId: row.statement_id,
   statementStatus: row.statement_status,
-  statementNumber: row.statement_period !== null && row.statement_sequence !== null ? statementNumber(row.statement_period, row.statement_sequence) : null,
+  statementNumber: row.statement_period !== null && row.statement_sequence !== null ? statementNumber(row.statement_period, row.statement_sequence, row.statement_ledger ?? 'gifs') : null,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   version: row.version,
 });
 
-/** A statement with its company's name and address and the number of lines it bills. */
-export const STATEMENT_SELECT = `SELECT s.*, c.name AS company_name, c.address AS company_address, (SELECT count(*) FROM invoice_lines WHERE statement_id = s.id) AS line_count
+/**
+ * A statement with its company's name and address and the number of lines it bills: an open
+ * statement's live lines, a billed (issued, paid or void) one's copy.
+ */
+export const STATEMENT_SELECT = `SELECT s.*, c.name AS company_name, c.address AS company_address,
+    CASE WHEN s.status = 'open' THEN (SELECT count(*) FROM invoice_lines WHERE statement_id = s.id)
+      ELSE (SELECT count(*) FROM statement_lines WHERE statement_id = s.id) END AS line_count,
+    (SELECT coalesce(sum(amount_cents), 0) FROM statement_payments WHERE statement_id = s.id) AS paid_cents
   FROM statements s LEFT JOIN companies c ON c.id = s.company_id`;
+
+/**
+ * The lines a statement shows and prints (?1 its id): its copy once billed, its live lines while
+ * open. An issued statement still has live lines pointing at it, so they count only while open.
+ */
+export const STATEMENT_LINES_SQL = `SELECT line_id AS id, source, description, quantity, unit_price_cents, amount_cents, reference FROM statement_lines WHERE statement_id = ?1
+  UNION ALL
+  SELECT id, source, description, quantity, unit_price_cents, amount_cents, reference FROM invoice_lines
+  WHERE statement_id = ?1 AND (SELECT status FROM statements WHERE id = ?1) = 'open'
+  ORDER BY source, id`;
+
+export interface StatementLineRow {
+  id: number;
+  source: InvoiceSource;
+  description: string;
+  quantity: number;
+  unit_price_cents: number;
+  amount_cents: number;
+  reference: string;
+}
+
+export const toStatementLine = (row: StatementLineRow): StatementLine => ({
+  id: row.id,
+  source: row.source,
+  description: row.description,
+  quantity: row.quantity,
+  unitPriceCents: row.unit_price_cents,
+  amountCents: row.amount_cents,
+  reference: row.reference,
+});
 
 export interface StatementRow extends Editable {
   id: number;
+  ledger: Ledger;
   period: string;
   sequence: number;
   company_id: number | null;
@@ -249,24 +291,60 @@ export interface StatementRow extends Editable {
   void_reason: string | null;
   total_cents: number;
   line_count: number;
+  paid_cents: number;
 }
 
-export const toStatement = (row: StatementRow): Statement => ({
+/** What a statement's dates are read against: the payment terms and today (UTC, YYYY-MM-DD). */
+export interface StatementClock {
+  paymentTermsDays: number;
+  today: string;
+}
+
+export const toStatement = (row: StatementRow, clock: StatementClock): Statement => {
+  const dueOn = row.issued_at ? addDays(utcDay(new Date(row.issued_at)), clock.paymentTermsDays) : null;
+  const balanceCents = row.status === 'issued' || row.status === 'paid' ? row.total_cents - row.paid_cents : 0;
+  return {
+    id: row.id,
+    number: statementNumber(row.period, row.sequence, row.ledger),
+    ledger: row.ledger,
+    sequence: row.sequence,
+    companyId: row.company_id,
+    companyName: row.company_name,
+    period: row.period,
+    status: row.status,
+    issuedAt: row.issued_at,
+    voidedAt: row.voided_at,
+    voidReason: row.void_reason,
+    totalCents: row.total_cents,
+    lineCount: row.line_count,
+    paidCents: row.paid_cents,
+    balanceCents,
+    dueOn,
+    overdue: row.status === 'issued' && balanceCents > 0 && dueOn !== null && dueOn < clock.today,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    version: row.version,
+  };
+};
+
+export interface PaymentRow {
+  id: number;
+  statement_id: number;
+  paid_on: string;
+  amount_cents: number;
+  method: PaymentMethod;
+  reference: string;
+  created_at: string;
+}
+
+export const toPayment = (row: PaymentRow): Payment => ({
   id: row.id,
-  number: statementNumber(row.period, row.sequence),
-  sequence: row.sequence,
-  companyId: row.company_id,
-  companyName: row.company_name,
-  period: row.period,
-  status: row.status,
-  issuedAt: row.issued_at,
-  voidedAt: row.voided_at,
-  voidReason: row.void_reason,
-  totalCents: row.total_cents,
-  lineCount: row.line_count,
+  statementId: row.statement_id,
+  paidOn: row.paid_on,
+  amountCents: row.amount_cents,
+  method: row.method,
+  reference: row.reference,
   createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  version: row.version,
 });
 
 /** An audit entry with its actor's name. */

@@ -85,7 +85,7 @@ export const search = async (db: D1Database, { q, limit }: SearchQuery): Promise
   const period = periodPattern(q.trim());
   if (period) {
     read(`SELECT s.id, s.period, s.sequence, s.status, c.name AS company_name FROM statements s LEFT JOIN companies c ON c.id = s.company_id
-       WHERE s.period LIKE ?2 ORDER BY s.period DESC, s.sequence DESC LIMIT ?1`,
+       WHERE s.ledger = 'gifs' AND s.period LIKE ?2 ORDER BY s.period DESC, s.sequence DESC LIMIT ?1`,
       [limit, period],
       (row) => ({
         type: 'statement',

@@ -1,16 +1,29 @@
-import { addDays, utcDay } from '../../../shared/dates';
+import { utcDay } from '../../../shared/dates';
 import {
   STATEMENT_TRANSITIONS,
   type StatementChanges,
   type StatementRequest,
 } from '../../../shared/schemas/invoices';
-import type { ListQuery } from '../../../shared/schemas/list';
+import type { StatementListQuery } from '../../../shared/schemas/payments';
 import type { StatementDetail, StatementIssuer } from '../../../shared/types';
 import { Conflict, Invalid } from '../errors/domain';
 import { pageOf, pageWindow, totalOf } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, type AuditContext } from './audit';
 import { STATEMENT_SUM } from './invoices';
-import { LINE_SELECT, STATEMENT_SELECT, rowsOf, toLine, toStatement, written, type LineRow, type StatementRow } from './rows';
+import { OVERDUE_SQL, PAYMENT_SELECT, balancePayment } from './payments';
+import {
+  STATEMENT_LINES_SQL,
+  STATEMENT_SELECT,
+  rowsOf,
+  toPayment,
+  toStatement,
+  toStatementLine,
+  written,
+  type PaymentRow,
+  type StatementLineRow,
+  type StatementRow,
+} from './rows';
+import { STATEMENT_AUDIT as AUDIT } from './statement-audit';
 import { NOW_SQL, uniqueOrConflict } from './sql';
 import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
 
@@ -18,49 +31,42 @@ import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
 export const STATEMENT_SOURCES = ['gifs-sla', 'gifs-azure'] as const;
 const SOURCES_SQL = STATEMENT_SOURCES.map((s) => `'${s}'`).join(', ');
 
-const AUDIT = {
-  entity: 'statement',
-  table: 'statements',
-  fields: {
-    period: jsonColumn('period'),
-    companyId: jsonColumn('company_id'),
-    status: jsonColumn('status'),
-    totalCents: jsonColumn('total_cents'),
-    voidReason: jsonColumn('void_reason'),
-  },
-} as const;
 // What a new statement is at its INSERT: its lines and total are added after the entry.
 const CREATED_FIELDS = { period: jsonColumn('period'), sequence: jsonColumn('sequence'), companyId: jsonColumn('company_id'), status: jsonColumn('status') };
 
-/** The issue date plus the payment terms, as a calendar date in UTC. */
-const dueOn = (issuedAt: string | null, termsDays: number) => {
-  if (!issuedAt) return null;
-  return addDays(utcDay(new Date(issuedAt)), termsDays);
-};
+const clockOf = (issuer: StatementIssuer) => ({ paymentTermsDays: issuer.paymentTermsDays, today: utcDay() });
 
-export const listStatements = async (db: D1Database, query: ListQuery) => {
+/** The statements, newest month first; `overdue` keeps those issued and past their due date (UTC). */
+export const listStatements = async (db: D1Database, query: StatementListQuery, issuer: StatementIssuer) => {
   const { limit, offset } = pageWindow(query);
+  const where = query.overdue ? `WHERE s.ledger = 'gifs' AND ${OVERDUE_SQL}` : "WHERE s.ledger = 'gifs'";
+  const params = query.overdue ? [issuer.paymentTermsDays] : [];
   const [rows, count] = await db.batch([
-    db.prepare(`${STATEMENT_SELECT} ORDER BY s.period DESC, s.sequence DESC LIMIT ${limit} OFFSET ${offset}`),
-    db.prepare('SELECT count(*) AS total FROM statements'),
+    db.prepare(`${STATEMENT_SELECT} ${where} ORDER BY s.period DESC, s.sequence DESC LIMIT ${limit} OFFSET ${offset}`).bind(...params),
+    db.prepare(`SELECT count(*) AS total FROM statements s ${where}`).bind(...params),
   ]);
-  return pageOf(rowsOf<StatementRow>(rows).map(toStatement), totalOf(count), query);
+  const clock = clockOf(issuer);
+  return pageOf(
+    rowsOf<StatementRow>(rows).map((row) => toStatement(row, clock)),
+    totalOf(count),
+    query,
+  );
 };
 
 export const findStatement = async (db: D1Database, id: number, issuer: StatementIssuer): Promise<StatementDetail | null> => {
-  const [statement, lines] = await db.batch([
+  const [statement, lines, payments] = await db.batch([
     db.prepare(`${STATEMENT_SELECT} WHERE s.id = ?1`).bind(id),
-    db.prepare(`${LINE_SELECT} WHERE l.statement_id = ?1 ORDER BY l.source, l.id`).bind(id),
+    db.prepare(STATEMENT_LINES_SQL).bind(id),
+    db.prepare(`${PAYMENT_SELECT} WHERE statement_id = ?1 ORDER BY paid_on, id`).bind(id),
   ]);
   const [row] = rowsOf<StatementRow>(statement);
   if (!row) return null;
-  const base = toStatement(row);
   return {
-    ...base,
+    ...toStatement(row, clockOf(issuer)),
     companyAddress: row.company_address,
-    dueOn: dueOn(base.issuedAt, issuer.paymentTermsDays),
     issuer,
-    lines: rowsOf<LineRow>(lines).map(toLine),
+    lines: rowsOf<StatementLineRow>(lines).map(toStatementLine),
+    payments: rowsOf<PaymentRow>(payments).map(toPayment),
   };
 };
 
@@ -80,7 +86,7 @@ const generation = (db: D1Database, { period, companyId }: StatementRequest, aud
   db
     .prepare(
       `INSERT INTO statements (period, company_id, sequence)
-       SELECT ?1, max(company_id), coalesce((SELECT max(sequence) FROM statements WHERE period = ?1), 0) + 1
+       SELECT ?1, max(company_id), coalesce((SELECT max(sequence) FROM statements WHERE ledger = 'gifs' AND period = ?1), 0) + 1
        FROM invoice_lines WHERE ${UNBILLED} HAVING ${ONE_COMPANY} RETURNING id`,
     )
     .bind(period, companyId ?? null),
@@ -89,13 +95,13 @@ const generation = (db: D1Database, { period, companyId }: StatementRequest, aud
   auditCreated(db, audit, { ...AUDIT, fields: CREATED_FIELDS }),
   db
     .prepare(
-      `UPDATE invoice_lines SET statement_id = (SELECT id FROM statements WHERE period = ?1 ORDER BY sequence DESC LIMIT 1), updated_at = ${NOW_SQL}, ${VERSION_BUMP}
+      `UPDATE invoice_lines SET statement_id = (SELECT id FROM statements WHERE ledger = 'gifs' AND period = ?1 ORDER BY sequence DESC LIMIT 1), updated_at = ${NOW_SQL}, ${VERSION_BUMP}
        WHERE ${UNBILLED} AND (SELECT ${ONE_COMPANY} FROM invoice_lines WHERE ${UNBILLED})`,
     )
     .bind(period, companyId ?? null),
   // Part of creating the statement, so it stays at its first version.
   db
-    .prepare(`UPDATE statements SET total_cents = ${STATEMENT_SUM} WHERE period = ?1 AND status = 'open' AND total_cents <> ${STATEMENT_SUM}`)
+    .prepare(`UPDATE statements SET total_cents = ${STATEMENT_SUM} WHERE ledger = 'gifs' AND period = ?1 AND status = 'open' AND total_cents <> ${STATEMENT_SUM}`)
     .bind(period),
 ];
 
@@ -126,18 +132,41 @@ export const generateStatement = async (db: D1Database, request: StatementReques
   return written(await findStatement(db, id, issuer), 'statement');
 };
 
+/** The sum of a billed statement's copy: its total from issue on. */
+const COPY_SUM = '(SELECT coalesce(sum(amount_cents), 0) FROM statement_lines WHERE statement_id = statements.id)';
+
+/**
+ * The copy an issue takes of the statement's lines (when `issued`, SQL true once the move has
+ * happened), then its total made the sum of that copy. A statement is copied once: a repeated or
+ * refused issue finds the copy there, or the statement not issued, and adds nothing. The total
+ * is part of the issue, which the move already counted in the statement's version.
+ */
+const billedCopy = (db: D1Database, id: number, issued: string) => [
+  db
+    .prepare(
+      `INSERT INTO statement_lines (statement_id, line_id, source, description, quantity, unit_price_cents, amount_cents, reference)
+       SELECT ?1, id, source, description, quantity, unit_price_cents, amount_cents, reference FROM invoice_lines
+       WHERE statement_id = ?1 AND ${issued} AND NOT EXISTS (SELECT 1 FROM statement_lines WHERE statement_id = ?1)
+       ORDER BY source, id`,
+    )
+    .bind(id),
+  db.prepare(`UPDATE statements SET total_cents = ${COPY_SUM} WHERE id = ?1 AND status = 'issued' AND total_cents <> ${COPY_SUM}`).bind(id),
+];
+
 /**
  * The guarded batch of a status move. The UPDATE's WHERE holds the allowed step and the status the
  * caller expects to leave; the lines follow the statement's new status only if it has it, so a
  * refused move changes nothing. Issuing freezes the lines as invoiced; voiding hands them back as
- * approved and unbilled, and the void statement's total becomes the sum of its (no) lines. The
+ * approved and unbilled, while the statement keeps its copy and total. The
  * lines take the statement's own time, so no line of an issued statement is newer than its issue.
  * With `version` (If-Match) the statement must also still be at that version.
  */
 const transition = (db: D1Database, id: number, { status, from, reason }: StatementChanges, audit: AuditContext, version: number | undefined) => {
   const required = STATEMENT_TRANSITIONS[status];
   // The move's own condition over the row the entry reads, so the entry exists exactly when the move does.
-  const guard = from && from !== required ? 'false' : `r.status = '${required}'`;
+  // A statement with payments is not voided: they are reversed first, so no void statement holds money.
+  const unpaid = status === 'void' ? ' AND NOT EXISTS (SELECT 1 FROM statement_payments WHERE statement_id = ?1)' : '';
+  const guard = from && from !== required ? 'false' : `r.status = '${required}'${unpaid.replace('?1', 'r.id')}`;
   const entry = auditUpdated(db, audit, { ...AUDIT, id, values: { status, voidReason: status === 'void' ? reason : undefined }, guard, version });
   const move = db
     .prepare(
@@ -147,7 +176,7 @@ const transition = (db: D1Database, id: number, { status, from, reason }: Statem
          void_reason = ?4,
          updated_at = ${NOW_SQL},
          ${VERSION_BUMP}
-       WHERE id = ?1 AND status = ?3 AND coalesce(?5, ?3) = ?3 AND ${versionMatches(6)}`,
+       WHERE id = ?1 AND status = ?3 AND coalesce(?5, ?3) = ?3 AND ${versionMatches(6)}${unpaid}`,
     )
     .bind(id, status, STATEMENT_TRANSITIONS[status], status === 'void' ? (reason ?? null) : null, from ?? null, version ?? null);
   const statusIs = (value: string) => `(SELECT status FROM statements WHERE id = ?1) = '${value}'`;
@@ -161,6 +190,7 @@ const transition = (db: D1Database, id: number, { status, from, reason }: Statem
            WHERE statement_id = ?1 AND status <> 'invoiced' AND ${statusIs('issued')}`,
         )
         .bind(id),
+      ...billedCopy(db, id, statusIs('issued')),
     ];
   }
   if (status === 'void') {
@@ -173,11 +203,9 @@ const transition = (db: D1Database, id: number, { status, from, reason }: Statem
            WHERE statement_id = ?1 AND ${statusIs('void')}`,
         )
         .bind(id),
-      // Part of the void, which the move already counted in the statement's version.
-      db.prepare(`UPDATE statements SET total_cents = ${STATEMENT_SUM} WHERE id = ?1 AND status = 'void' AND total_cents <> ${STATEMENT_SUM}`).bind(id),
     ];
   }
-  return [entry, move];
+  return [entry, move, ...balancePayment(db, id, audit)];
 };
 
 /** Why a move changed nothing, read after the write: 404 (null), a stale version, or a 409 saying where the statement is. */
@@ -186,6 +214,9 @@ const refusedMove = async (db: D1Database, id: number, { status, from }: Stateme
   if (!current) return null;
   const name = current.number;
   if (from && from !== current.status) return new Conflict(`Statement ${name} is ${current.status}, not ${from}; reload it to see what changed`);
+  if (status === 'void' && current.status === 'issued' && current.payments.length) {
+    return new Conflict(`Statement ${name} has payments recorded; reverse them before voiding it`);
+  }
   const verb = status === 'void' ? 'voided' : `marked ${status}`;
   return new Conflict(`Statement ${name} is ${current.status}; a ${current.status} statement cannot be ${verb}`);
 };

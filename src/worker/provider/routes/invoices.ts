@@ -3,16 +3,21 @@ import { centsToDecimal, toCsv } from '../../../shared/csv';
 import {
   createLineSchema,
   createStatementSchema,
+  isClosingLedger,
   isInvoiceSource,
   lineListQuerySchema,
   updateLineSchema,
   updateStatementSchema,
 } from '../../../shared/schemas/invoices';
-import { listQuerySchema } from '../../../shared/schemas/list';
+import { paymentSchema, statementListQuerySchema } from '../../../shared/schemas/payments';
 import { allLines, findLine, insertLine, listLines, updateLine } from '../db/invoices';
+import { closeMonth, findMonthInvoice } from '../db/month-close';
+import { agingSummary, recordPayment, reversePayment } from '../db/payments';
+import { written } from '../db/rows';
 import { findStatement, generateStatement, listStatements, moveStatement } from '../db/statements';
 import { NotFound } from '../errors/domain';
 import { auditContext } from '../http/audit-context';
+import { badRequest } from '../http/errors';
 import { requireAuth, requireRole, type ProviderEnv } from '../http/auth';
 import { issuerOf } from '../http/issuer';
 import { foundOr404, readId } from '../http/params';
@@ -25,6 +30,17 @@ const sourceOf = (c: Context) => {
   return source;
 };
 
+const PERIOD_FORMAT = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+/** The ledger and month of a close: only Autofi and 3D Tracking close months (GIFS bills by statements). */
+const monthOf = (c: Context) => {
+  const source = c.req.param('source') ?? '';
+  const period = c.req.param('period') ?? '';
+  if (!isClosingLedger(source)) throw new NotFound(`'${source.slice(0, 40)}' has no months to close`);
+  if (!PERIOD_FORMAT.test(period)) throw badRequest('period must be a month as YYYY-MM', { period: ['Must be a month as YYYY-MM'] });
+  return { ledger: source, period };
+};
+
 const CSV_HEADER = ['id', 'source', 'period', 'company', 'description', 'quantity', 'unit_price', 'amount', 'reference', 'status', 'statement_id'];
 
 const statementsRole = requireRole('manageStatements');
@@ -32,7 +48,8 @@ const linesRole = requireRole('editInvoiceLines');
 
 export const invoiceRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
-  .get('/gifs/statements', queryOf(listQuerySchema), async (c) => c.json(await listStatements(c.env.DB, c.req.valid('query'))))
+  .get('/gifs/statements', queryOf(statementListQuerySchema), async (c) => c.json(await listStatements(c.env.DB, c.req.valid('query'), issuerOf(c.env))))
+  .get('/gifs/statements/aging', async (c) => c.json(await agingSummary(c.env.DB, issuerOf(c.env))))
   .post('/gifs/statements', statementsRole, jsonBody(createStatementSchema), async (c) =>
     c.json(await generateStatement(c.env.DB, c.req.valid('json'), issuerOf(c.env), auditContext(c)), 201),
   )
@@ -41,6 +58,25 @@ export const invoiceRoutes = new Hono<ProviderEnv>()
     const id = readId(c);
     const version = readIfMatch(c);
     return versioned(c, foundOr404(await moveStatement(c.env.DB, id, c.req.valid('json'), issuerOf(c.env), auditContext(c), version), 'Statement'));
+  })
+  .post('/gifs/statements/:id/payments', statementsRole, jsonBody(paymentSchema), async (c) => {
+    const id = readId(c);
+    foundOr404(await recordPayment(c.env.DB, id, c.req.valid('json'), auditContext(c)), 'Statement');
+    return c.json(written(await findStatement(c.env.DB, id, issuerOf(c.env)), 'statement'), 201);
+  })
+  .delete('/gifs/statements/:id/payments/:paymentId', requireRole('reversePayments'), async (c) => {
+    const id = readId(c);
+    const paymentId = readId(c, 'paymentId');
+    if (!(await reversePayment(c.env.DB, id, paymentId, auditContext(c)))) throw new NotFound('Payment not found');
+    return c.json(written(await findStatement(c.env.DB, id, issuerOf(c.env)), 'statement'));
+  })
+  .post('/:source/periods/:period/close', statementsRole, async (c) => {
+    const { ledger, period } = monthOf(c);
+    return c.json(written(await closeMonth(c.env.DB, ledger, period, issuerOf(c.env), auditContext(c)), 'invoice'), 201);
+  })
+  .get('/:source/periods/:period/invoice', async (c) => {
+    const { ledger, period } = monthOf(c);
+    return c.json({ invoice: await findMonthInvoice(c.env.DB, ledger, period, issuerOf(c.env)) });
   })
   .get('/lines/:id', async (c) => versioned(c, foundOr404(await findLine(c.env.DB, readId(c)), 'Invoice line')))
   .patch('/lines/:id', linesRole, jsonBody(updateLineSchema), async (c) => {
