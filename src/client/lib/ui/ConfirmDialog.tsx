@@ -10,7 +10,7 @@ interface ConfirmDialogProps {
   confirmLabel: string;
   onConfirm: () => void;
   busy?: boolean;
-  /** The action cannot go ahead (the text says why): only a Close button is offered. */
+  /** The action cannot go ahead (the text says why): only an OK button is offered. */
   blocked?: boolean;
 }
 
@@ -22,7 +22,7 @@ export function ConfirmDialog({ opened, onClose, title, children, confirmLabel, 
         {children}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            {blocked ? 'Close' : 'Cancel'}
+            {blocked ? 'OK' : 'Cancel'}
           </Button>
           {blocked ? null : (
             <Button color="red" onClick={onConfirm} loading={busy} disabled={busy}>
