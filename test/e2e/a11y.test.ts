@@ -193,10 +193,11 @@ const VIEWS: View[] = [
   { name: 'audit log, filtered, filters unfolded on a phone', path: '/audit/?entity=ticket&action=create', act: unfoldFilters },
   {
     name: 'audit log, an entry open',
-    path: '/audit/?entity=ticket',
+    path: '/audit/?entity=ticket&action=create',
     act: async (page) => {
-      await page.getByRole('table', { name: 'Audit log', exact: true }).locator('tbody tr').first().click();
-      await page.getByTestId('change-list').waitFor();
+      const rows = page.getByRole('table', { name: 'Audit log', exact: true }).locator('tbody tr:not([data-testid="skeleton-row"])');
+      await rows.first().click();
+      await page.getByRole('dialog').getByText('Request id').waitFor();
     },
   },
   { name: 'autofi, filters unfolded on a phone', path: '/invoices/autofi/?status=approved', act: unfoldFilters },

@@ -150,7 +150,7 @@ describe('users page', () => {
     expect((await adminApi<User>(`users/${user.id}`)).isActive).toBe(true);
 
     await opener.click();
-    await confirm.getByRole('button', { name: `Deactivate ${name}` }).click();
+    await confirm.getByRole('button', { name: 'Deactivate', exact: true }).click();
     await toast(page, 'success', 'User deactivated').waitFor();
     expect(patches).toBe(1);
     await facts.getByText('Inactive', { exact: true }).waitFor();

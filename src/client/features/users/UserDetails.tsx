@@ -52,7 +52,7 @@ export function UserDetails({ user, canManage, onEdit, onToggleActive, busy, isS
         opened={asking && canManage}
         onClose={ask.close}
         title="Deactivate user?"
-        confirmLabel={`Deactivate ${name}`}
+        confirmLabel="Deactivate"
         onConfirm={() => {
           ask.close();
           onToggleActive();
