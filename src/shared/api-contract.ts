@@ -20,6 +20,7 @@ import type {
   InvoiceLine,
   LinePage,
   LoginResponse,
+  LookupUses,
   Page,
   SearchResult,
   Statement,
@@ -62,12 +63,14 @@ export interface ApiContract {
   'GET /companies': { query: ListQuery; response: Page<Company> };
   'POST /companies': { body: CompanyPayload; response: Company };
   'GET /companies/:id': { response: Company };
+  'GET /companies/:id/uses': { response: LookupUses };
   'PATCH /companies/:id': { body: CompanyChanges; response: Company };
   'DELETE /companies/:id': { response: null };
 
   'GET /ticket-categories': { query: ListQuery; response: Page<TicketCategory> };
   'POST /ticket-categories': { body: TicketCategoryPayload; response: TicketCategory };
   'GET /ticket-categories/:id': { response: TicketCategory };
+  'GET /ticket-categories/:id/uses': { response: LookupUses };
   'PATCH /ticket-categories/:id': { body: TicketCategoryChanges; response: TicketCategory };
   'DELETE /ticket-categories/:id': { response: null };
 

@@ -99,6 +99,11 @@ export interface Company extends Versioned {
   updatedAt: string;
 }
 
+/** `GET companies/:id/uses` and `GET ticket-categories/:id/uses`: what still refers to the record ("tickets", "invoice lines"); empty when it may be deleted. */
+export interface LookupUses {
+  usedBy: string[];
+}
+
 export interface TicketCategory extends Versioned {
   id: number;
   name: string;
@@ -296,6 +301,13 @@ export interface AuditEntry {
   entityId: number | null;
   changes: Record<string, [unknown, unknown]>;
   requestId: string | null;
+  /**
+   * The record's name as people use it: a person's name, a statement's number, a company's or
+   * category's name, a ticket's title. Absent or null when the provider does not know it.
+   */
+  recordName?: string | null;
+  /** Names for the record ids in `changes`, by field and id: `{ companyId: { "16": "Acme Ltd" } }`. */
+  names?: Record<string, Record<string, string>>;
 }
 
 /** One hit of `GET search` (docs/architecture.md#search-and-list-views). */

@@ -32,6 +32,10 @@ const WIDTHS = [
 /** The first record of each kind in the demo data, for the views with a record open. */
 interface Ids {
   user: number;
+  /** Another active user than the signed-in admin, whom the deactivate dialog names. */
+  other: number;
+  /** A company that tickets use, which the delete dialog says cannot be deleted. */
+  usedCompany: number;
   ticket: number;
   company: number;
   category: number;
@@ -61,6 +65,15 @@ const firstId = async (path: string) => {
   return first.id;
 };
 
+/** An active user other than the signed-in admin. */
+const firstOther = async () => {
+  const { userId } = await adminSession();
+  const users = await adminApi<ListPage<{ id: number }>>('users?page=1&status=active');
+  const other = users.items.find((user) => user.id !== userId);
+  if (!other) throw new Error('no other active user in the demo data');
+  return other.id;
+};
+
 /** Last month as YYYY-MM (UTC): the demo data has approved lines there in every ledger. */
 const lastMonth = () => {
   const now = new Date();
@@ -86,6 +99,16 @@ const failSignIn = async (page: Page) => {
   await password.fill('');
   await password.press('Shift+Tab');
   await page.locator('[aria-invalid="true"]').first().waitFor();
+};
+
+/** On a phone the list filters fold behind a button: open them, so the fields are checked too. */
+const unfoldFilters = async (page: Page) => {
+  await page.locator('h1').first().waitFor();
+  const button = page.getByRole('button', { name: /^Filters/ });
+  if (await button.isVisible()) {
+    await button.click();
+    await page.getByRole('button', { name: 'Hide filters' }).waitFor();
+  }
 };
 
 const VIEWS: View[] = [
@@ -167,6 +190,34 @@ const VIEWS: View[] = [
   { name: 'settings, security', path: '/dashboard/?settings=true&tab=security' },
   { name: 'settings, database', path: '/dashboard/?settings=true&tab=database' },
   { name: 'audit log', path: '/audit/' },
+  { name: 'audit log, filtered, filters unfolded on a phone', path: '/audit/?entity=ticket&action=create', act: unfoldFilters },
+  {
+    name: 'audit log, an entry open',
+    path: '/audit/?entity=ticket&action=create',
+    act: async (page) => {
+      const rows = page.getByRole('table', { name: 'Audit log', exact: true }).locator('tbody tr:not([data-testid="skeleton-row"])');
+      await rows.first().click();
+      await page.getByRole('dialog').getByText('Request id').waitFor();
+    },
+  },
+  { name: 'autofi, filters unfolded on a phone', path: '/invoices/autofi/?status=approved', act: unfoldFilters },
+  { name: 'gifs azure, filters unfolded on a phone', path: '/invoices/gifs/azure?status=approved', act: unfoldFilters },
+  {
+    name: 'user, deactivate dialog',
+    path: ({ other }) => `/users/?id=${other}`,
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Deactivate' }).click();
+      await page.getByRole('dialog', { name: 'Deactivate user?' }).waitFor();
+    },
+  },
+  {
+    name: 'company in use, delete dialog',
+    path: ({ usedCompany }) => `/lookups/companies/?id=${usedCompany}`,
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Delete' }).click();
+      await page.getByRole('dialog', { name: 'Delete company?' }).getByText('cannot be deleted').waitFor();
+    },
+  },
 ];
 
 /** Anything still loading: a busy region or placeholder, skeleton rows, a spinner (labelled), the route progress bar. */
@@ -199,6 +250,8 @@ beforeAll(async () => {
   const lines = await Promise.all(INVOICE_SOURCES.map(async (source) => [source, await firstId(`invoices/${source}/lines?page=1`)] as const));
   ids = {
     user: (await adminSession()).userId,
+    other: await firstOther(),
+    usedCompany: (await adminApi<ListPage<{ companyId: number | null }>>('tickets?page=1&pageSize=50')).items.find((t) => t.companyId)?.companyId ?? 0,
     ticket: await firstId('tickets?page=1'),
     company: await firstId('companies?page=1'),
     category: await firstId('ticket-categories?page=1'),

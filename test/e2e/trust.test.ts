@@ -308,16 +308,17 @@ describe('/audit/', () => {
     await byType;
     await tableLoaded(page, 'Audit log');
     const rows = tableRows(page, 'Audit log');
-    await expect.poll(async () => (await rows.allTextContents()).some((text) => text.includes(`User #${person.id}`)), POLL).toBe(true);
+    const personName = `${person.firstName} ${person.surname}`;
+    await expect.poll(async () => (await rows.allTextContents()).some((text) => text.includes(`User: ${personName}`)), POLL).toBe(true);
     for (const text of await rows.allTextContents()) {
       expect(text).toContain(adminName);
-      expect(text).toContain('User #');
+      expect(text).toContain('User: ');
     }
 
     // An entry opens with its changes and a link to the record.
-    await rows.filter({ hasText: `User #${person.id}` }).first().click();
+    await rows.filter({ hasText: `User: ${personName}` }).first().click();
     const panel = drawer(page);
-    await panel.getByRole('link', { name: `User #${person.id}` }).waitFor();
+    await panel.getByRole('link', { name: `User: ${personName}` }).waitFor();
     expect(await panel.getByRole('listitem').allTextContents()).toContain(`Email: ${person.email}`);
     await page.keyboard.press('Escape');
     await expect.poll(() => drawer(page).count(), POLL).toBe(0);

@@ -117,18 +117,42 @@ describe('users page', () => {
     expect((await adminApi<User>(`users/${user.id}`)).surname).toBe('Renamed');
   });
 
-  it('Deactivate flips the status badge to Inactive and the user can no longer sign in', async () => {
+  it('Deactivate asks first, naming the person and what happens, then flips the status badge to Inactive and the user can no longer sign in', async () => {
     const user = await makeUser();
+    const name = `${user.firstName} ${user.surname}`;
     const page = await chrome.open();
+    let patches = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'PATCH' && new URL(request.url()).pathname === '/api/v1/users') patches += 1;
+    });
     await page.goto(`/users/?id=${user.id}`);
     const panel = drawer(page);
     // The record's facts (the drawer's History also names the status, before and after).
     const facts = panel.locator('dl').first();
-    await expectText(drawerTitle(page), `${user.firstName} ${user.surname}`);
+    await expectText(drawerTitle(page), name);
     await facts.getByText('Active', { exact: true }).waitFor();
 
-    await panel.getByRole('button', { name: 'Deactivate' }).click();
+    // Cancel changes nothing.
+    const opener = panel.getByRole('button', { name: 'Deactivate' });
+    await opener.click();
+    const confirm = page.getByRole('dialog', { name: 'Deactivate user?' });
+    await confirm.waitFor();
+    const said = (await confirm.textContent()) ?? '';
+    expect(said).toContain(name);
+    expect(said).toContain(user.email);
+    expect(said).toContain('can no longer sign in');
+    await screenshot(page, 'users-deactivate-confirm-desktop');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => confirm.count(), POLL).toBe(0);
+    // Focus goes back to the button that opened the dialog.
+    await expect.poll(() => opener.evaluate((element) => element === document.activeElement), POLL).toBe(true);
+    expect(patches).toBe(0);
+    expect((await adminApi<User>(`users/${user.id}`)).isActive).toBe(true);
+
+    await opener.click();
+    await confirm.getByRole('button', { name: 'Deactivate', exact: true }).click();
     await toast(page, 'success', 'User deactivated').waitFor();
+    expect(patches).toBe(1);
     await facts.getByText('Inactive', { exact: true }).waitFor();
     expect(await facts.getByText('Active', { exact: true }).count()).toBe(0);
     await panel.getByRole('button', { name: 'Activate' }).waitFor();

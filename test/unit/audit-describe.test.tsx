@@ -2,7 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChangeList } from '../../src/client/lib/audit/ChangeList';
-import { actorOf, describeChanges, fieldLabel, formatValue } from '../../src/client/lib/audit/describe';
+import { actorOf, describeChanges, fieldLabel, formatValue, recordLabel } from '../../src/client/lib/audit/describe';
 import { formatCents, formatDate, formatDateTime } from '../../src/client/lib/format';
 import type { AuditEntry } from '../../src/shared/types';
 
@@ -78,6 +78,21 @@ describe('describeChanges: an audit entry as readable lines', () => {
     expect(describeChanges(entry('update', { assigneeId: [7, null] }))[0]).toMatchObject({ label: 'Assignee', before: '#7', after: '—' });
   });
 
+  it("uses the provider's names for the ids in an entry before the page's, and the page's for ids it did not name", () => {
+    const formats = { companyId: (value: unknown) => (value === 9 ? 'Initech (page)' : undefined) };
+    const named = { action: 'update' as const, changes: { companyId: [3, 9] as [unknown, unknown], assigneeId: [7, 8] as [unknown, unknown] }, names: { companyId: { '3': 'Acme' }, assigneeId: { '7': 'Ben Banda', '8': 'Chloe Carter' } } };
+    const [company, assignee] = describeChanges(named, formats);
+    expect(company).toMatchObject({ label: 'Company', before: 'Acme', after: 'Initech (page)' });
+    expect(assignee).toMatchObject({ label: 'Assignee', before: 'Ben Banda', after: 'Chloe Carter' });
+  });
+
+  it('names the record by the name people use when the provider sent one, by kind and number otherwise', () => {
+    expect(recordLabel({ entity: 'statement', entityId: 2, recordName: 'GIFS-2026-10-1' })).toBe('Statement: GIFS-2026-10-1');
+    expect(recordLabel({ entity: 'session', entityId: 27, recordName: 'Ben Banda' })).toBe('Sign-in: Ben Banda');
+    expect(recordLabel({ entity: 'company', entityId: 16, recordName: null })).toBe('Company #16');
+    expect(recordLabel({ entity: 'backup', entityId: null })).toBe('Backup');
+  });
+
   it('spells out fields it does not know yet and shows odd values as JSON', () => {
     expect(fieldLabel('billingContactEmail')).toBe('Billing contact email');
     expect(fieldLabel('last_seen')).toBe('Last seen');
@@ -99,6 +114,13 @@ describe('describeChanges: an audit entry as readable lines', () => {
     // The first admin, made by `npm run admin:create` before anyone could sign in.
     expect(actorOf({ actorId: null, actorName: null, requestId: 'setup' })).toBe('Setup');
     expect(actorOf({ actorId: 2, actorName: 'Ben Banda', requestId: 'setup' })).toBe('Ben Banda');
+  });
+
+  it('names a failed sign-in by the email tried', () => {
+    expect(actorOf({ actorId: null, actorName: null, action: 'login_failed', changes: { email: [null, 'who@example.com'] } })).toBe('who@example.com');
+    // Entries written before the email was kept still say who is unknown.
+    expect(actorOf({ actorId: null, actorName: null, action: 'login_failed', changes: {} })).toBe('Someone unknown');
+    expect(actorOf({ actorId: null, actorName: null, action: 'update', changes: { email: [null, 'x@example.com'] } })).toBe('Someone unknown');
   });
 });
 

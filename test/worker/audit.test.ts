@@ -147,7 +147,7 @@ describe('an entry for each kind of change', () => {
     expect((await attemptLogin({ ...user, password: 'wrong' }, { ip: freshIp() })).status).toBe(401);
     const [failed, success] = await history('session', user.id);
     expect(success).toMatchObject({ action: 'login', entity: 'session', entityId: user.id, actorId: user.id });
-    expect(failed).toMatchObject({ action: 'login_failed', entity: 'session', entityId: user.id, actorId: null, changes: {} });
+    expect(failed).toMatchObject({ action: 'login_failed', entity: 'session', entityId: user.id, actorId: null, changes: { email: [null, user.email] } });
 
     const before = await auditRows();
     expect((await attemptLogin({ email: `nobody-${crypto.randomUUID()}@example.com`, password: 'x' }, { ip: freshIp() })).status).toBe(401);

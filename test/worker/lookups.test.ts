@@ -98,3 +98,63 @@ it('refuses to delete a company or category that tickets use, and keeps it', asy
   }
   expect(await env.DB.prepare('SELECT count(*) AS n FROM companies WHERE id = ?1').bind(company.id).first('n')).toBe(1);
 });
+
+describe('GET :id/uses, asked before a delete', () => {
+  it('names what still uses a company or category, empty once nothing does; 404 for an unknown id', async () => {
+    const { token: staffToken } = await signedIn('staff');
+    const company = await json<{ id: number }>(await api('companies', { method: 'POST', token, json: { name: `Uses ${crypto.randomUUID()}` } }));
+    const category = await json<{ id: number }>(await api('ticket-categories', { method: 'POST', token, json: { name: `Uses ${crypto.randomUUID()}` } }));
+    expect(await json(await api(`companies/${company.id}/uses`, { token }))).toEqual({ usedBy: [] });
+    expect(await json(await api(`ticket-categories/${category.id}/uses`, { token }))).toEqual({ usedBy: [] });
+
+    const ticket = await json<{ id: number }>(await api('tickets', { method: 'POST', token, json: { title: 'Uses', companyId: company.id, categoryId: category.id } }));
+    await api('invoices/gifs-azure/lines', { method: 'POST', token, json: { period: '2031-06', description: 'Azure', quantity: 1, unitPriceCents: 100, companyId: company.id } });
+    // Reading is open to every role, like the record itself.
+    expect(await json(await api(`companies/${company.id}/uses`, { token: staffToken }))).toEqual({ usedBy: ['tickets', 'invoice lines'] });
+    expect(await json(await api(`ticket-categories/${category.id}/uses`, { token }))).toEqual({ usedBy: ['tickets'] });
+
+    await api(`tickets/${ticket.id}`, { method: 'PATCH', token, json: { categoryId: null } });
+    expect(await json(await api(`ticket-categories/${category.id}/uses`, { token }))).toEqual({ usedBy: [] });
+    expect((await api('companies/999999/uses', { token })).status).toBe(404);
+    expect((await api('companies/abc/uses', { token })).status).toBe(400);
+    expect((await api(`companies/${company.id}/uses`)).status).toBe(401);
+  });
+});
+
+it('the in-use rule is part of the DELETE: racing a new ticket, either the delete or the ticket wins, never both', async () => {
+  const rounds = await Promise.all(
+    Array.from({ length: 12 }, async () => {
+      const category = await json<{ id: number }>(await api('ticket-categories', { method: 'POST', token, json: { name: `Race ${crypto.randomUUID()}` } }));
+      const [ticket, removed] = await Promise.all([
+        api('tickets', { method: 'POST', token, json: { title: 'Race', categoryId: category.id } }),
+        api(`ticket-categories/${category.id}`, { method: 'DELETE', token }),
+      ]);
+      return { id: category.id, ticket: ticket.status, removed: removed.status };
+    }),
+  );
+  for (const round of rounds) {
+    expect([204, 409]).toContain(round.removed);
+    const left = await env.DB.prepare('SELECT count(*) AS n FROM ticket_categories WHERE id = ?1').bind(round.id).first('n');
+    const users = await env.DB.prepare('SELECT count(*) AS n FROM tickets WHERE category_id = ?1').bind(round.id).first('n');
+    if (round.removed === 204) {
+      expect(left).toBe(0);
+      expect(users).toBe(0);
+      expect(round.ticket).toBeGreaterThanOrEqual(400);
+    } else {
+      expect(left).toBe(1);
+      expect(users).toBe(1);
+    }
+    // The delete's audit entry exists exactly when the delete happened.
+    const entries = await env.DB.prepare("SELECT count(*) AS n FROM audit_log WHERE entity = 'ticket_category' AND entity_id = ?1 AND action = 'delete'").bind(round.id).first('n');
+    expect(entries).toBe(round.removed === 204 ? 1 : 0);
+  }
+});
+
+it('a refused delete names what uses the row and leaves no audit entry, however the use was written', async () => {
+  const company = await json<{ id: number }>(await api('companies', { method: 'POST', token, json: { name: `Direct ${crypto.randomUUID()}` } }));
+  await env.DB.prepare("INSERT INTO tickets (title, company_id) VALUES ('Direct', ?1)").bind(company.id).run();
+  const res = await api(`companies/${company.id}`, { method: 'DELETE', token });
+  expect(res.status).toBe(409);
+  expect(await json(res)).toMatchObject({ detail: 'This company is still used by tickets' });
+  expect(await env.DB.prepare("SELECT count(*) AS n FROM audit_log WHERE entity = 'company' AND entity_id = ?1 AND action = 'delete'").bind(company.id).first('n')).toBe(0);
+});

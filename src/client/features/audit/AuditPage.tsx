@@ -1,43 +1,35 @@
-import { Anchor, Button, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { AUDIT_ACTIONS, AUDIT_ENTITIES } from '../../../shared/schemas/audit';
-import type { AuditAction, AuditEntity, AuditEntry } from '../../../shared/types';
+import type { AuditEntry } from '../../../shared/types';
 import { useAudit } from '../../lib/audit/api';
 import { ChangeList } from '../../lib/audit/ChangeList';
-import { ACTION_LABELS, ENTITY_LABELS, actorOf, describeChanges } from '../../lib/audit/describe';
+import { ACTION_LABELS, ENTITY_LABELS, actorOf, describeChanges, recordLabel } from '../../lib/audit/describe';
 import { formatDateTime, fullName } from '../../lib/format';
 import { useCan } from '../../lib/permissions';
+import { optionalId, optionalOneOf } from '../../lib/search';
 import { notify } from '../../lib/toast/notify';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { Facts } from '../../lib/ui/Facts';
+import { FoldingFilters } from '../../lib/ui/FoldingFilters';
 import { NoAccess } from '../../lib/ui/NoAccess';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { exportAudit, usePeople } from './api';
 import { recordAddress } from './record-links';
+import { useAuditSearch } from './search';
 
 const PAGE_SIZE = 50;
 
-interface Filters {
-  actorId?: number;
-  entity?: AuditEntity;
-  action?: AuditAction;
-  /** Calendar days, YYYY-MM-DD; the API reads them as UTC days, inclusive. */
-  from?: string;
-  to?: string;
-}
-
 const ENTITY_OPTIONS = AUDIT_ENTITIES.map((value) => ({ value, label: ENTITY_LABELS[value] }));
 const ACTION_OPTIONS = AUDIT_ACTIONS.map((value) => ({ value, label: ACTION_LABELS[value] }));
-
-const recordName = (entry: AuditEntry) => `${ENTITY_LABELS[entry.entity] ?? entry.entity}${entry.entityId ? ` #${entry.entityId}` : ''}`;
 
 const COLUMNS: Column<AuditEntry>[] = [
   { key: 'at', label: 'When', render: (entry) => <Text size="sm" component="time" dateTime={entry.at}>{formatDateTime(entry.at)}</Text> },
   { key: 'actor', label: 'Who', render: (entry) => actorOf(entry) },
   { key: 'action', label: 'Action', render: (entry) => ACTION_LABELS[entry.action] ?? entry.action },
-  { key: 'record', label: 'Record', visibleFrom: 'sm', render: recordName },
+  { key: 'record', label: 'Record', visibleFrom: 'sm', render: recordLabel },
   {
     key: 'changes',
     label: 'Changed',
@@ -59,7 +51,7 @@ function EntryDetails({ entry }: { entry: AuditEntry }) {
           ['When', formatDateTime(entry.at)],
           ['Who', actorOf(entry)],
           ['Action', ACTION_LABELS[entry.action] ?? entry.action],
-          ['Record', address ? <Anchor component={Link} to={address}>{recordName(entry)}</Anchor> : recordName(entry)],
+          ['Record', address ? <Anchor component={Link} to={address}>{recordLabel(entry)}</Anchor> : recordLabel(entry)],
           ['Request id', <Text span size="sm" ff="monospace">{entry.requestId ?? '—'}</Text>],
         ]}
       />
@@ -69,9 +61,7 @@ function EntryDetails({ entry }: { entry: AuditEntry }) {
 }
 
 function AuditLog() {
-  const [filters, setFilters] = useState<Filters>({});
-  const [page, setPage] = useState(1);
-  const [openId, setOpenId] = useState<number | null>(null);
+  const [{ id: openId, page = 1, ...filters }, view] = useAuditSearch();
   const [exporting, setExporting] = useState(false);
   const people = usePeople();
   const rangeError = filters.from && filters.to && filters.from > filters.to ? 'Must be on or after From' : undefined;
@@ -80,10 +70,6 @@ function AuditLog() {
   const opened = log.data?.items.find((entry) => entry.id === openId);
 
   const personOptions = useMemo(() => (people.data?.items ?? []).map((user) => ({ value: String(user.id), label: fullName(user) })), [people.data]);
-  const filter = (changes: Filters) => {
-    setFilters((current) => ({ ...current, ...changes }));
-    setPage(1);
-  };
   const filtered = Object.values(filters).some((value) => value !== undefined);
 
   const exportCsv = async () => {
@@ -108,13 +94,13 @@ function AuditLog() {
           </Button>
         }
       />
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} mb="md">
+      <FoldingFilters id="audit-filters" active={Object.values(filters).filter((value) => value !== undefined).length} cols={{ base: 1, xs: 2, md: 3, lg: 6 }}>
         <Select
           label="Person"
           placeholder="Anyone"
           data={personOptions}
           value={filters.actorId ? String(filters.actorId) : null}
-          onChange={(value) => filter({ actorId: value ? Number(value) : undefined })}
+          onChange={(value) => view.filter({ actorId: optionalId(value) })}
           clearable
           searchable
         />
@@ -123,7 +109,7 @@ function AuditLog() {
           placeholder="Any"
           data={ENTITY_OPTIONS}
           value={filters.entity ?? null}
-          onChange={(value) => filter({ entity: (value ?? undefined) as AuditEntity | undefined })}
+          onChange={(value) => view.filter({ entity: optionalOneOf(AUDIT_ENTITIES, value) })}
           clearable
         />
         <Select
@@ -131,24 +117,32 @@ function AuditLog() {
           placeholder="Any"
           data={ACTION_OPTIONS}
           value={filters.action ?? null}
-          onChange={(value) => filter({ action: (value ?? undefined) as AuditAction | undefined })}
+          onChange={(value) => view.filter({ action: optionalOneOf(AUDIT_ACTIONS, value) })}
           clearable
         />
-        <TextInput label="From" type="date" value={filters.from ?? ''} onChange={(event) => filter({ from: event.currentTarget.value || undefined })} />
-        <TextInput label="To" type="date" value={filters.to ?? ''} error={rangeError} onChange={(event) => filter({ to: event.currentTarget.value || undefined })} />
-      </SimpleGrid>
+        <TextInput
+          label="Record id"
+          placeholder="Any"
+          inputMode="numeric"
+          value={filters.entityId?.toString() ?? ''}
+          // Typing replaces the history entry, so Back does not step through every digit.
+          onChange={(event) => view.update({ entityId: optionalId(event.currentTarget.value), page: undefined }, { replace: true })}
+        />
+        <TextInput label="From" type="date" value={filters.from ?? ''} onChange={(event) => view.filter({ from: event.currentTarget.value || undefined })} />
+        <TextInput label="To" type="date" value={filters.to ?? ''} error={rangeError} onChange={(event) => view.filter({ to: event.currentTarget.value || undefined })} />
+      </FoldingFilters>
       <DataTable
         label="Audit log"
         columns={COLUMNS}
         page={log.data}
         error={log.error}
         onRetry={() => log.mutate()}
-        onPageChange={setPage}
-        onOpen={(entry) => setOpenId(entry.id)}
-        selectedId={openId ?? undefined}
+        onPageChange={view.goTo}
+        onOpen={(entry) => view.update({ id: entry.id })}
+        selectedId={openId}
         empty={{ title: filtered ? 'No entries match these filters' : 'Nothing recorded yet', description: filtered ? 'Widen the dates or clear a filter.' : undefined }}
       />
-      <RecordDrawer opened={opened !== undefined} onClose={() => setOpenId(null)} title={opened ? `${ACTION_LABELS[opened.action] ?? opened.action} · ${recordName(opened)}` : 'Entry'}>
+      <RecordDrawer opened={opened !== undefined} onClose={() => view.update({ id: undefined })} title={opened ? `${ACTION_LABELS[opened.action] ?? opened.action} · ${recordLabel(opened)}` : 'Entry'}>
         {opened ? <EntryDetails entry={opened} /> : null}
       </RecordDrawer>
     </>

@@ -1,4 +1,4 @@
-import { Badge, Button, Center, Divider, Group, Loader, Select, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Badge, Button, Center, Divider, Loader, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { LINE_STATUSES, isClosingLedger, type InvoiceSource, type LineChanges } from '../../../shared/schemas/invoices';
 import type { InvoiceLine } from '../../../shared/types';
@@ -9,6 +9,7 @@ import { useCan } from '../../lib/permissions';
 import { optionalOneOf } from '../../lib/search';
 import { notify } from '../../lib/toast/notify';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
+import { FoldingFilters } from '../../lib/ui/FoldingFilters';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { StatCard } from '../../lib/ui/StatCard';
@@ -69,10 +70,10 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
           </Button>
         }
       />
-      <Group mb="md" grow preventGrowOverflow={false} wrap="wrap">
+      <FoldingFilters id="ledger-filters" active={[filters.period, filters.status].filter(Boolean).length} cols={{ base: 1, xs: 2 }}>
         <Select label="Period" placeholder="All periods" data={PERIOD_OPTIONS} value={filters.period ?? null} onChange={(period) => view.filter({ period: period ?? undefined })} clearable searchable />
         <Select label="Status" placeholder="Any status" data={LINE_FILTER_OPTIONS} value={filters.status ?? null} onChange={(status) => view.filter({ status: optionalOneOf(LINE_STATUSES, status) })} clearable />
-      </Group>
+      </FoldingFilters>
       <SimpleGrid cols={{ base: 1, xs: 3 }} mb="md" aria-busy={!totals}>
         <StatCard label="Lines" value={totals ? totals.lines.toLocaleString() : '…'} />
         <StatCard label="Quantity" value={totals ? totals.quantity.toLocaleString() : '…'} />

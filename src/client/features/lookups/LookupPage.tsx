@@ -1,15 +1,17 @@
-import { Button, Center, Divider, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { Button, Center, Divider, Group, Loader, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
+import type { SWRResponse } from 'swr';
 import type { AnyObject, ObjectSchema } from 'yup';
 import type { Permission } from '../../../shared/permissions';
-import type { AuditEntity } from '../../../shared/types';
+import type { AuditEntity, LookupUses } from '../../../shared/types';
 import { HistorySection } from '../../lib/audit/HistorySection';
 import { MutationForm, type EditedRecord } from '../../lib/form/MutationForm';
 import { SubmitButton } from '../../lib/form/SubmitButton';
 import { useAction, type Mutation } from '../../lib/form/use-mutation';
 import { validateWith } from '../../lib/form/validate';
 import { useCan } from '../../lib/permissions';
+import { ConfirmDialog } from '../../lib/ui/ConfirmDialog';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { Facts } from '../../lib/ui/Facts';
 import { FormModal } from '../../lib/ui/FormModal';
@@ -61,6 +63,30 @@ function LookupForm<T>({ schema, initialValues, fields, submitLabel, mutation, r
   );
 }
 
+/** The delete dialog's text: whether the record may go, once its uses are known. */
+function DeleteQuestion({ name, noun, uses }: { name: string | undefined; noun: string; uses: SWRResponse<LookupUses, Error> }) {
+  if (uses.error) return <Text c="red">Could not check whether this {noun.toLowerCase()} is in use: {uses.error.message}</Text>;
+  if (!uses.data) {
+    return (
+      <Center aria-busy="true">
+        <Loader size="sm" aria-label="Checking whether it is in use" />
+      </Center>
+    );
+  }
+  if (uses.data.usedBy.length > 0) {
+    return (
+      <Text>
+        <strong>{name}</strong> cannot be deleted: it is still used by {uses.data.usedBy.join(' and ')}. Mark it inactive instead.
+      </Text>
+    );
+  }
+  return (
+    <Text>
+      Delete <strong>{name}</strong>? This cannot be undone.
+    </Text>
+  );
+}
+
 /** A lookup table's page: searchable list, create, and a panel to view, edit and delete (admins), or only view. */
 export function LookupPage<T extends { id: number; name: string; updatedAt: string; version: number }>({ config }: { config: LookupConfig<T> }) {
   const { api, noun } = config;
@@ -70,6 +96,9 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
   const record = api.useRecord(id);
   const [creating, createModal] = useDisclosure(false);
   const [confirming, confirmModal] = useDisclosure(false);
+  // Asked as the delete dialog opens, so it says at once when the record is still in use.
+  const uses = api.useUses(confirming ? id : undefined);
+  const usedBy = uses.data?.usedBy ?? [];
   const canEdit = useCan(config.permission);
   const newButton = canEdit ? <Button onClick={createModal.open}>New {noun.toLowerCase()}</Button> : undefined;
 
@@ -167,21 +196,17 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
           </Stack>
         ) : null}
       </RecordDrawer>
-      <Modal opened={confirming && canEdit} onClose={confirmModal.close} title={`Delete ${noun.toLowerCase()}?`}>
-        <Stack>
-          <Text>
-            Delete <strong>{record.data?.name}</strong>? This cannot be undone.
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={confirmModal.close}>
-              Cancel
-            </Button>
-            <Button color="red" onClick={() => record.data && void remove.run(record.data)} loading={remove.busy} disabled={remove.busy}>
-              Delete
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDialog
+        opened={confirming && canEdit}
+        onClose={confirmModal.close}
+        title={`Delete ${noun.toLowerCase()}?`}
+        confirmLabel="Delete"
+        onConfirm={() => record.data && void remove.run(record.data)}
+        busy={remove.busy || (!uses.data && !uses.error)}
+        blocked={usedBy.length > 0}
+      >
+        <DeleteQuestion name={record.data?.name} noun={noun} uses={uses} />
+      </ConfirmDialog>
     </>
   );
 }

@@ -1,6 +1,6 @@
 import type { SWRResponse } from 'swr';
 import type { CompanyChanges, CompanyPayload, TicketCategoryChanges, TicketCategoryPayload } from '../../../shared/schemas/lookups';
-import type { Company, Page, TicketCategory } from '../../../shared/types';
+import type { Company, LookupUses, Page, TicketCategory } from '../../../shared/types';
 import { callApi } from '../../lib/endpoints';
 import { useApi } from '../../lib/use-api';
 
@@ -8,6 +8,8 @@ import { useApi } from '../../lib/use-api';
 export interface LookupApi<T> {
   useList: (query: { q?: string; page: number }) => SWRResponse<Page<T>, Error>;
   useRecord: (id: number | undefined) => SWRResponse<T, Error>;
+  /** What still refers to the record; asked only while `id` is set (a delete is being considered). */
+  useUses: (id: number | undefined) => SWRResponse<LookupUses, Error>;
   /** The lookup page's form sends what the resource's create or update schema validated. */
   create: (values: object) => Promise<T>;
   /** `ifMatch`: the version the form was loaded with; a newer one on the server answers 412. */
@@ -20,6 +22,7 @@ const APIS = {
   companies: {
     useList: (query) => useApi('GET /companies', { query }),
     useRecord: (id) => useApi('GET /companies/:id', id ? { params: { id } } : null),
+    useUses: (id) => useApi('GET /companies/:id/uses', id ? { params: { id } } : null),
     create: (values) => callApi('POST /companies', { body: values as CompanyPayload }),
     update: (id, values, ifMatch) => callApi('PATCH /companies/:id', { params: { id }, body: values as CompanyChanges, ifMatch }),
     remove: (id) => callApi('DELETE /companies/:id', { params: { id } }),
@@ -27,6 +30,7 @@ const APIS = {
   'ticket-categories': {
     useList: (query) => useApi('GET /ticket-categories', { query }),
     useRecord: (id) => useApi('GET /ticket-categories/:id', id ? { params: { id } } : null),
+    useUses: (id) => useApi('GET /ticket-categories/:id/uses', id ? { params: { id } } : null),
     create: (values) => callApi('POST /ticket-categories', { body: values as TicketCategoryPayload }),
     update: (id, values, ifMatch) => callApi('PATCH /ticket-categories/:id', { params: { id }, body: values as TicketCategoryChanges, ifMatch }),
     remove: (id) => callApi('DELETE /ticket-categories/:id', { params: { id } }),

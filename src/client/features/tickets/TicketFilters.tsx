@@ -1,8 +1,8 @@
-import { Badge, Button, Checkbox, Collapse, Group, SimpleGrid, Select, Stack } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { Checkbox, Group, Select } from '@mantine/core';
 import { TICKET_PRIORITIES, TICKET_STATUSES } from '../../../shared/schemas/tickets';
 import type { Option } from '../../lib/form/fields';
 import { optionalId, optionalOneOf } from '../../lib/search';
+import { FoldingFilters } from '../../lib/ui/FoldingFilters';
 import { SearchField } from '../../lib/ui/SearchField';
 import type { TicketsView } from './search';
 import { PRIORITY_OPTIONS, STATUS_OPTIONS } from '../../lib/ticket-labels';
@@ -22,9 +22,6 @@ const FLAGS = [
 ] as const;
 
 export function TicketFilters({ filters, options, onChange, onSearch }: Props) {
-  // Six stacked fields would fill a phone's first screen, so there the selects fold behind a button.
-  const phone = useMediaQuery('(max-width: 36em)') ?? false;
-  const [open, { toggle }] = useDisclosure(false);
   const active = [filters.status, filters.priority, filters.companyId, filters.categoryId, filters.assigneeId].filter(
     (value) => value !== undefined,
   ).length;
@@ -55,33 +52,9 @@ export function TicketFilters({ filters, options, onChange, onSearch }: Props) {
     </>
   );
 
-  if (!phone) {
-    return (
-      <Stack gap="sm" mb="md">
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 6 }}>
-          {search}
-          {selects}
-        </SimpleGrid>
-        {flags}
-      </Stack>
-    );
-  }
   return (
-    <Stack gap="xs" mb="md">
-      {search}
-      {flags}
-      <Button
-        variant="default"
-        onClick={toggle}
-        aria-expanded={open}
-        aria-controls="ticket-filters"
-        rightSection={active > 0 ? <Badge size="sm" circle>{active}</Badge> : undefined}
-      >
-        {open ? 'Hide filters' : 'Filters'}
-      </Button>
-      <Collapse expanded={open} id="ticket-filters">
-        <SimpleGrid cols={2}>{selects}</SimpleGrid>
-      </Collapse>
-    </Stack>
+    <FoldingFilters id="ticket-filters" active={active} cols={{ base: 1, xs: 2, md: 3, lg: 6 }} lead={search} after={flags}>
+      {selects}
+    </FoldingFilters>
   );
 }

@@ -3,7 +3,7 @@ import type { AuditEntry } from '../../../shared/types';
 import { describeChanges, type ValueFormats } from './describe';
 
 /** An entry's changed fields, each as "Label: before → after" (a password only as "changed"). */
-export function ChangeList({ entry, formats }: { entry: Pick<AuditEntry, 'action' | 'changes'>; formats?: ValueFormats }) {
+export function ChangeList({ entry, formats }: { entry: Pick<AuditEntry, 'action' | 'changes' | 'names'>; formats?: ValueFormats }) {
   const changes = describeChanges(entry, formats);
   if (changes.length === 0) return null;
   return (

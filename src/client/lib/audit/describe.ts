@@ -108,18 +108,36 @@ const describeOne = (action: AuditAction, field: string, pair: [unknown, unknown
   return { field, label, kind: firstValue ? 'set' : 'changed', ...shown };
 };
 
+/** The provider's names for the ids in an entry's changes first, then the page's own. */
+const withNames = (names: AuditEntry['names'] = {}, formats: ValueFormats): ValueFormats => {
+  const merged: ValueFormats = { ...formats };
+  for (const [field, byId] of Object.entries(names)) merged[field] = (value) => byId[String(value)] ?? formats[field]?.(value);
+  return merged;
+};
+
 /** An entry's changes as labelled lines, in the order the API sent them; a new or deleted record's empty fields are left out. */
-export const describeChanges = (entry: Pick<AuditEntry, 'action' | 'changes'>, formats: ValueFormats = {}): FieldChange[] =>
-  Object.entries(entry.changes ?? {})
-    .map(([field, pair]) => describeOne(entry.action, field, pair, formats))
+export const describeChanges = (entry: Pick<AuditEntry, 'action' | 'changes' | 'names'>, formats: ValueFormats = {}): FieldChange[] => {
+  const named = withNames(entry.names, formats);
+  return Object.entries(entry.changes ?? {})
+    .map(([field, pair]) => describeOne(entry.action, field, pair, named))
     .filter((change) => change.kind !== 'set' || change.after !== EMPTY);
+};
+
+/** The record an entry is about, by the name people use when the provider sent one ("Statement: GIFS-2026-10-1"). */
+export const recordLabel = (entry: Pick<AuditEntry, 'entity' | 'entityId' | 'recordName'>) => {
+  const kind = ENTITY_LABELS[entry.entity] ?? entry.entity;
+  if (entry.recordName) return `${kind}: ${entry.recordName}`;
+  return entry.entityId ? `${kind} #${entry.entityId}` : kind;
+};
 
 /**
- * Who did it, for entries whose actor is gone or was never known (a failed sign-in); "Setup" for
- * what `npm run admin:create` made before anyone could sign in.
+ * Who did it: the actor's name; for a failed sign-in, which has no actor, the email tried; "Setup"
+ * for what `npm run admin:create` made before anyone could sign in.
  */
-export const actorOf = (entry: Pick<AuditEntry, 'actorId' | 'actorName'> & Partial<Pick<AuditEntry, 'requestId'>>) => {
+export const actorOf = (entry: Pick<AuditEntry, 'actorId' | 'actorName'> & Partial<Pick<AuditEntry, 'requestId' | 'action' | 'changes'>>) => {
   if (entry.actorName) return entry.actorName;
+  const tried = entry.action === 'login_failed' ? entry.changes?.email?.[1] : undefined;
+  if (typeof tried === 'string' && tried) return tried;
   if (entry.actorId) return `User #${entry.actorId}`;
   return entry.requestId === SETUP_REQUEST_ID ? 'Setup' : 'Someone unknown';
 };

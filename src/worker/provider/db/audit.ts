@@ -1,5 +1,6 @@
 import { SETUP_REQUEST_ID, type AuditQuery } from '../../../shared/schemas/audit';
 import type { AuditAction, AuditEntity, AuditEntry } from '../../../shared/types';
+import { nameAuditEntries } from './audit-names';
 import { pageOf, pageWindow, totalOf } from './pagination';
 import { AUDIT_SELECT, rowsOf, toAuditEntry, type AuditRow } from './rows';
 
@@ -167,15 +168,17 @@ interface Deleted {
   fields: AuditFields;
   /** For a payment: the statement it belongs to. */
   entityColumn?: string;
+  /** The DELETE's own extra condition on the row, with the row's id as ?5, so both match alike. */
+  guard?: string;
 }
 
 /** The entry for a DELETE that follows it in the batch: every field with a value, to null. */
-export const auditDeleted = (db: D1Database, context: AuditContext, { action = 'delete', entity, table, id, fields, entityColumn = 'id' }: Deleted) =>
+export const auditDeleted = (db: D1Database, context: AuditContext, { action = 'delete', entity, table, id, fields, entityColumn = 'id', guard }: Deleted) =>
   rowEntry(db, context, {
     action,
     entity,
     table,
-    where: 'r.id = ?5',
+    where: `r.id = ?5${guard ? ` AND (${guard})` : ''}`,
     params: [id],
     entityColumn,
     changes: () => Object.entries(fields).map(([field, sql]) => ({ field, before: sql, after: NULL_JSON })),
@@ -228,7 +231,7 @@ export const auditListSql = (query: AuditQuery) => {
 export const listAudit = async (db: D1Database, query: AuditQuery) => {
   const sql = auditListSql(query);
   const [rows, count] = await db.batch([db.prepare(sql.page).bind(...sql.params), db.prepare(sql.total).bind(...sql.params)]);
-  return pageOf(rowsOf<AuditRow>(rows).map(toAuditEntry), totalOf(count), query);
+  return pageOf(await nameAuditEntries(db, rowsOf<AuditRow>(rows).map(toAuditEntry)), totalOf(count), query);
 };
 
 const EXPORT_CHUNK = 1000;

@@ -32,6 +32,14 @@ const lookupStore = <R, T extends Versioned>(spec: LookupSpec<R, T>) => {
     Object.entries(spec.columns).map(([field, column]) => [field, field === 'isActive' ? jsonFlag(column) : jsonColumn(column)]),
   );
   const target = { entity: spec.entity, table: spec.table, fields };
+  /** SQL true while no row refers to the row whose id is the parameter `id`. */
+  const unused = (id: string) => spec.usedBy.map(({ table, column }) => `NOT EXISTS (SELECT 1 FROM ${table} WHERE ${column} = ${id})`).join(' AND ');
+  /** The nouns of the tables whose rows refer to the row, in one SELECT. */
+  const usedBy = async (db: D1Database, id: number) => {
+    const checks = spec.usedBy.map(({ table, column }, i) => `EXISTS (SELECT 1 FROM ${table} WHERE ${column} = ?1) AS u${i}`).join(', ');
+    const row = await db.prepare(`SELECT ${checks}`).bind(id).first<Record<string, number>>();
+    return spec.usedBy.filter((_, i) => row?.[`u${i}`] === 1).map((use) => use.noun);
+  };
   const get = async (db: D1Database, id: number) => {
     const row = await db.prepare(`SELECT * FROM ${spec.table} WHERE id = ?1`).bind(id).first<R>();
     return row ? spec.toApi(row) : null;
@@ -81,18 +89,23 @@ const lookupStore = <R, T extends Versioned>(spec: LookupSpec<R, T>) => {
       return null;
     },
 
-    /** Deletes an unused row; false when the id is unknown, 409 while other rows refer to it. */
+    usedBy: (db: D1Database, id: number) => usedBy(db, id),
+
+    /**
+     * Deletes an unused row; false when the id is unknown, 409 while other rows refer to it. The
+     * rule is part of the DELETE (and its entry's) WHERE, so a ticket added to the row at the same
+     * moment either blocks the delete or is refused by its foreign key; usage is read afterwards
+     * only to name it in the message.
+     */
     remove: async (db: D1Database, id: number, audit: AuditContext) => {
-      const uses = await db.batch<{ n: number }>(
-        spec.usedBy.map(({ table, column }) => db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?1`).bind(id)),
-      );
-      const inUse = spec.usedBy.filter((_, i) => (uses[i]?.results[0]?.n ?? 0) > 0).map((use) => use.noun);
-      if (inUse.length) throw new Conflict(`This ${spec.noun} is still used by ${inUse.join(' and ')}`);
       const [, deleted] = await db.batch([
-        auditDeleted(db, audit, { ...target, id }),
-        db.prepare(`DELETE FROM ${spec.table} WHERE id = ?1`).bind(id),
+        auditDeleted(db, audit, { ...target, id, guard: unused('?5') }),
+        db.prepare(`DELETE FROM ${spec.table} WHERE id = ?1 AND ${unused('?1')}`).bind(id),
       ]);
-      return (deleted?.meta.changes ?? 0) > 0;
+      if ((deleted?.meta.changes ?? 0) > 0) return true;
+      const uses = await usedBy(db, id);
+      if (uses.length) throw new Conflict(`This ${spec.noun} is still used by ${uses.join(' and ')}`);
+      return false;
     },
   };
 };

@@ -27,9 +27,15 @@ export const authRoutes = new Hono<ProviderEnv>()
     const credentials = await findCredentials(c.env.DB, username);
     const passwordOk = await verifyPassword(password, credentials?.passwordHash ?? DUMMY_HASH);
     const requestId = requestIdOf(c);
-    // Every attempt is in the log: entity `session`, the account's id when the email is known.
+    // Every attempt is in the log: entity `session`, the account's id when the email is known. A
+    // failed one keeps the email tried, the only name it has; an unknown email's entry has no
+    // record id, so only those who may read the whole log (admins) ever see it.
     const attempt = (action: 'login' | 'login_failed', actorId: number | null) =>
-      auditEvent(c.env.DB, { actorId, requestId }, { action, entity: 'session', entityId: credentials?.user.id ?? null });
+      auditEvent(
+        c.env.DB,
+        { actorId, requestId },
+        { action, entity: 'session', entityId: credentials?.user.id ?? null, changes: action === 'login_failed' ? { email: [null, username] } : {} },
+      );
     if (!credentials || !passwordOk || !credentials.user.isActive) {
       // The attempt was already counted before the password was checked; this is its record.
       await attempt('login_failed', null).run();

@@ -8,7 +8,7 @@ import {
   updateCompanySchema,
   updateTicketCategorySchema,
 } from '../../../shared/schemas/lookups';
-import type { Versioned } from '../../../shared/types';
+import type { LookupUses, Versioned } from '../../../shared/types';
 import { companies, ticketCategories, type LookupStore } from '../db/lookups';
 import { auditContext } from '../http/audit-context';
 import { requireAuth, requireRole, type ProviderEnv } from '../http/auth';
@@ -30,6 +30,12 @@ const lookupRoutes = <T extends Versioned, C extends ObjectSchema<AnyObject>, U 
     .get('/', queryOf(listQuerySchema), async (c) => c.json(await store.list(c.env.DB, c.req.valid('query'))))
     .post('/', adminOnly, jsonBody(create), async (c) => c.json(await store.insert(c.env.DB, c.req.valid('json'), auditContext(c)), 201))
     .get('/:id', async (c) => versioned(c, foundOr404(await store.get(c.env.DB, readId(c)), noun)))
+    // What still refers to the record, so the page can say so before anyone confirms a delete.
+    .get('/:id/uses', async (c) => {
+      const id = readId(c);
+      foundOr404(await store.get(c.env.DB, id), noun);
+      return c.json<LookupUses>({ usedBy: await store.usedBy(c.env.DB, id) });
+    })
     .patch('/:id', adminOnly, jsonBody(update), async (c) => {
       const id = readId(c);
       const version = readIfMatch(c);

@@ -1,0 +1,24 @@
+import { AUDIT_ACTIONS, AUDIT_ENTITIES } from '../../../shared/schemas/audit';
+import { parseDay } from '../../../shared/dates';
+import { optionalId, optionalOneOf, optionalPage, useListSearch } from '../../lib/search';
+
+
+/**
+ * `/audit/`: `id` opens an entry; the rest are the log's filters (the API's own names) and page,
+ * so a reload, Back or a shared link shows the same entries (docs/architecture.md#search-and-list-views).
+ */
+export const parseAuditSearch = (params: URLSearchParams) => ({
+  id: optionalId(params.get('id')),
+  entity: optionalOneOf(AUDIT_ENTITIES, params.get('entity')),
+  entityId: optionalId(params.get('entityId')),
+  actorId: optionalId(params.get('actorId')),
+  action: optionalOneOf(AUDIT_ACTIONS, params.get('action')),
+  /** Calendar days, YYYY-MM-DD; the API reads them as UTC days, inclusive. */
+  from: parseDay(params.get('from')),
+  to: parseDay(params.get('to')),
+  page: optionalPage(params.get('page')),
+});
+
+export type AuditView = ReturnType<typeof parseAuditSearch>;
+
+export const useAuditSearch = () => useListSearch(parseAuditSearch);
