@@ -6,6 +6,7 @@ import { optionalId, optionalOneOf } from '../../lib/search';
 import { SearchField } from '../../lib/ui/SearchField';
 import type { TicketsView } from './search';
 import { PRIORITY_OPTIONS, STATUS_OPTIONS } from '../../lib/ticket-labels';
+import classes from './ticket-filters.module.css';
 
 interface Props {
   filters: Partial<TicketsView>;
@@ -58,10 +59,10 @@ export function TicketFilters({ filters, options, onChange, onSearch }: Props) {
   if (!phone) {
     return (
       <Stack gap="sm" mb="md">
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 6 }}>
+        <div className={classes.grid}>
           {search}
           {selects}
-        </SimpleGrid>
+        </div>
         {flags}
       </Stack>
     );
