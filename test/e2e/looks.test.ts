@@ -133,7 +133,7 @@ describe('on a phone', () => {
     await table.and(page.locator('[aria-busy="false"]')).waitFor();
     const download = table.getByRole('row').nth(1).getByRole('button', { name: /^Download/ });
     await settled(dialog);
-    await download.scrollIntoViewIfNeeded();
+    // As the table first shows, without scrolling it sideways.
     expect(await onScreenAndReachable(download)).toBe(true);
     await screenshot(page, `looks-backups-${name}`);
   });
@@ -209,7 +209,8 @@ describe('dashboard', () => {
     const figure = await moneyInPage(page, summary.unbilledCents);
     await expectText(stat(page, 'stat-unbilled'), figure);
     await page.getByRole('link', { name: /^Unbilled/ }).click();
-    await page.getByRole('heading', { level: 1 }).waitFor();
+    await heading(page, 'GIFS');
+    expect(new URL(page.url()).pathname).toBe('/invoices/gifs/');
     await expectText(page.locator('main').getByTestId('stat-unbilled'), figure);
     await screenshot(page, 'looks-unbilled-target');
   });
