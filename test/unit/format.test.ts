@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatDayRange, formatHours, formatMonth, formatWeekday } from '../../src/client/lib/format';
+import { formatDate, formatDateTime, formatDayRange, formatHours, formatMonth, formatWeekday, formatWeekdayName } from '../../src/client/lib/format';
 
 describe('dates', () => {
   it('writes a day in the locale with the month abbreviated: 23 Nov 2026 in en-GB', () => {
@@ -31,6 +31,7 @@ describe('dates', () => {
 
   it('labels a day of a week as "Mon 23" and a range as two dates', () => {
     expect(formatWeekday('2026-11-23', 'en-GB')).toBe('Mon 23');
+    expect(formatWeekdayName('2026-11-29', 'en-GB')).toBe('Sun');
     expect(formatDayRange({ from: '2026-11-23', to: '2026-11-29' }, 'en-GB')).toBe('23 Nov 2026 to 29 Nov 2026');
   });
 });

@@ -32,6 +32,9 @@ export const formatMonth = (period: string, locale?: string) =>
 export const formatWeekday = (day: string, locale?: string) =>
   asDay(day).toLocaleDateString(locale, { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
 
+/** A day (`YYYY-MM-DD`) as its weekday alone: "Mon", for a week's chart where seven dates do not fit. */
+export const formatWeekdayName = (day: string, locale?: string) => asDay(day).toLocaleDateString(locale, { weekday: 'short', timeZone: 'UTC' });
+
 /** A day (`YYYY-MM-DD`) as a short axis label: "23 Nov". */
 export const formatShortDay = (day: string, locale?: string) =>
   asDay(day).toLocaleDateString(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' });

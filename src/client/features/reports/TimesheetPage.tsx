@@ -1,11 +1,11 @@
 import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
-import { useReducedMotion } from '@mantine/hooks';
+import { useMediaQuery, useReducedMotion } from '@mantine/hooks';
 import { ActionIcon, Alert, Button, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { toCsv, type CsvDecimal } from '../../../shared/csv';
 import { saveCsv } from '../../lib/download';
-import { formatDayRange, formatMinutes, formatWeekday } from '../../lib/format';
+import { formatDayRange, formatMinutes, formatWeekday, formatWeekdayName } from '../../lib/format';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { StatCard } from '../../lib/ui/StatCard';
 import { useTimesheet } from './api';
@@ -35,6 +35,9 @@ export function TimesheetPage() {
   const show = (next: { from: string }, view: RangeMode = mode) => setSearch({ view: view === 'week' ? undefined : view, from: next.from });
   const { data, error, mutate } = useTimesheet(range);
   const animate = !useReducedMotion();
+  // A phone's week chart names the weekdays only: seven "10 Wed" labels run into each other there.
+  const phone = useMediaQuery('(max-width: 36em)') ?? false;
+  const chartLabel = mode === 'week' && phone ? formatWeekdayName : formatWeekday;
   const loading = !data && !error;
   const days = useMemo(() => daysBetween(range.from, range.to), [range]);
   // The API lists only days with time; the chart and the totals row show every day of the range.
@@ -99,7 +102,7 @@ export function TimesheetPage() {
             h={220}
             data={days.map((day) => {
               const { minutes = 0, billableMinutes = 0 } = dayTotal.get(day) ?? {};
-              return { day: formatWeekday(day), billable: Number(hours(billableMinutes)), other: Number(hours(minutes - billableMinutes)) };
+              return { day: chartLabel(day), billable: Number(hours(billableMinutes)), other: Number(hours(minutes - billableMinutes)) };
             })}
             dataKey="day"
             // A week labels every day, even where recharts would thin the labels out on a phone.
