@@ -7,6 +7,7 @@ import {
   adminApi,
   adminSession,
   browserPerFile,
+  dayInPage,
   drawerTitle,
   expectFullWidthDrawer,
   expectText,
@@ -64,9 +65,12 @@ describe('dashboard', () => {
     for (const d of await lines.evaluateAll((paths) => paths.map((path) => path.getAttribute('d') ?? ''))) {
       expect(d.split('L')).toHaveLength(summary.openedVsResolved.length);
     }
-    // The latest day is always labelled, MM-DD.
-    const lastDay = summary.openedVsResolved.at(-1)?.day.slice(5);
-    expect(lastDay).toMatch(/^\d{2}-\d{2}$/);
+    // The latest day is always labelled, day and month in the page's locale ("23 Nov").
+    const lastDay = await page.evaluate(
+      (day) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' }),
+      summary.openedVsResolved.at(-1)?.day ?? '',
+    );
+    expect(lastDay).toMatch(/^(\d{1,2} \w{3}|\w{3} \d{1,2})$/);
     expect(await chart.locator('text[data-axis-label]').last().textContent()).toBe(lastDay);
     // The figures are in the chart's text alternative, and pointing at the last day shows its values.
     const opened = summary.openedVsResolved.reduce((sum, day) => sum + day.opened, 0);
@@ -75,17 +79,18 @@ describe('dashboard', () => {
     if (!plot) throw new Error('the chart has no size');
     await page.mouse.move(plot.x + plot.width - 14, plot.y + plot.height / 2);
     const last = summary.openedVsResolved.at(-1);
-    await expectText(page.getByTestId('dashboard-chart-tooltip'), `${last?.day}Opened: ${last?.opened}Resolved: ${last?.resolved}`);
+    const tooltipFor = async (day: DashboardSummary['openedVsResolved'][number] | undefined) =>
+      `${await dayInPage(page, day?.day ?? '')}Opened: ${day?.opened}Resolved: ${day?.resolved}`;
+    await expectText(page.getByTestId('dashboard-chart-tooltip'), await tooltipFor(last));
     // The keyboard reads the same values: Home, then one step right, then End.
-    const tooltipFor = (day: DashboardSummary['openedVsResolved'][number] | undefined) => `${day?.day}Opened: ${day?.opened}Resolved: ${day?.resolved}`;
     await page.mouse.move(0, 0);
     await chart.getByRole('img').focus();
     await page.keyboard.press('Home');
-    await expectText(page.getByTestId('dashboard-chart-tooltip'), tooltipFor(summary.openedVsResolved[0]));
+    await expectText(page.getByTestId('dashboard-chart-tooltip'), await tooltipFor(summary.openedVsResolved[0]));
     await page.keyboard.press('ArrowRight');
-    await expectText(page.getByTestId('dashboard-chart-tooltip'), tooltipFor(summary.openedVsResolved[1]));
+    await expectText(page.getByTestId('dashboard-chart-tooltip'), await tooltipFor(summary.openedVsResolved[1]));
     await page.keyboard.press('End');
-    await expectText(page.getByTestId('dashboard-chart-tooltip'), tooltipFor(last));
+    await expectText(page.getByTestId('dashboard-chart-tooltip'), await tooltipFor(last));
     await page.keyboard.press('Tab');
     await expect.poll(() => page.getByTestId('dashboard-chart-tooltip').count(), POLL).toBe(0);
   });

@@ -530,3 +530,10 @@ export const thisWeekUtc = (now = new Date()) => {
 
 export const todayUtc = () => new Date().toISOString().slice(0, 10);
 export const thisMonthUtc = () => new Date().toISOString().slice(0, 7);
+
+/** A `YYYY-MM-DD` day as the pages write it, in the page's locale ("23 Nov 2026" in en-GB). */
+export const dayInPage = (page: Page, day: string) =>
+  page.evaluate((d) => new Date(`${d}T00:00:00Z`).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }), day);
+
+/** A range of days as the reports' descriptions write it: "23 Nov 2026 to 29 Nov 2026". */
+export const dayRangeInPage = async (page: Page, from: string, to: string) => `${await dayInPage(page, from)} to ${await dayInPage(page, to)}`;

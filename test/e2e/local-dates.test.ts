@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { addDays, addMonths, monthBounds, quarterBounds } from '../../src/shared/dates';
 import type { Ticket } from '../../src/shared/types';
 import { admin, answer, browserForFile, PHONE, watchErrors, type Viewport } from './fixtures';
-import { adminApi, apiResponse, heading, POLL, screenshot } from './fixtures';
+import { adminApi, apiResponse, dayRangeInPage, heading, POLL, screenshot } from './fixtures';
 
 // Dates follow the person's calendar (the browser's time zone); the API keeps plain days.
 vi.setConfig({ testTimeout: 60_000 });
@@ -49,12 +49,12 @@ describe.each([
     await heading(page, 'Timesheet');
     const asked = new URL((await answered).url()).searchParams;
     expect([asked.get('from'), asked.get('to')]).toEqual(week);
-    await page.getByText(`${week[0]} to ${week[1]}`, { exact: true }).waitFor();
+    await page.getByText(await dayRangeInPage(page, week[0] as string, week[1] as string), { exact: true }).waitFor();
     // Away and back with "This week".
     await page.getByRole('button', { name: 'Previous week' }).click();
-    await page.getByText(`${addDays(week[0] as string, -7)} to ${addDays(week[1] as string, -7)}`, { exact: true }).waitFor();
+    await page.getByText(await dayRangeInPage(page, addDays(week[0] as string, -7), addDays(week[1] as string, -7)), { exact: true }).waitFor();
     await page.getByRole('button', { name: 'This week' }).click();
-    await page.getByText(`${week[0]} to ${week[1]}`, { exact: true }).waitFor();
+    await page.getByText(await dayRangeInPage(page, week[0] as string, week[1] as string), { exact: true }).waitFor();
   });
 });
 
@@ -75,14 +75,14 @@ describe('timesheet periods', () => {
   it('Month, then Previous, then Week stays in that month, and back to Month returns to it', async () => {
     const page = await openIn('Pacific/Auckland');
     await page.goto('/reports/timesheet/?view=month&from=2026-08-01');
-    await page.getByText('2026-08-01 to 2026-08-31', { exact: true }).waitFor();
+    await page.getByText(await dayRangeInPage(page, '2026-08-01', '2026-08-31'), { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Previous month' }).click();
-    await page.getByText('2026-07-01 to 2026-07-31', { exact: true }).waitFor();
+    await page.getByText(await dayRangeInPage(page, '2026-07-01', '2026-07-31'), { exact: true }).waitFor();
     await page.getByText('Week', { exact: true }).click();
     // The first week whose Thursday is in July: Monday 29 June to Sunday 5 July.
-    await page.getByText('2026-06-29 to 2026-07-05', { exact: true }).waitFor();
+    await page.getByText(await dayRangeInPage(page, '2026-06-29', '2026-07-05'), { exact: true }).waitFor();
     await page.getByText('Month', { exact: true }).click();
-    await page.getByText('2026-07-01 to 2026-07-31', { exact: true }).waitFor();
+    await page.getByText(await dayRangeInPage(page, '2026-07-01', '2026-07-31'), { exact: true }).waitFor();
   });
 
   it('keeps the person column and the header in view when a month scrolls sideways', async () => {

@@ -22,6 +22,7 @@ import {
   thisWeekUtc,
   todayUtc,
   uniqueTag,
+  dayRangeInPage,
 } from './fixtures';
 
 const chrome = browserPerFile();
@@ -55,7 +56,7 @@ describe('timesheet', () => {
     await heading(page, 'Timesheet');
     const asked = new URL((await answered).url()).searchParams;
     expect([asked.get('from'), asked.get('to')]).toEqual([week.from, week.to]);
-    await page.getByText(`${week.from} to ${week.to}`, { exact: true }).waitFor();
+    await page.getByText(await dayRangeInPage(page, week.from, week.to), { exact: true }).waitFor();
     await chartSvg(page, 'timesheet-chart').waitFor();
     await expect.poll(() => page.getByTestId('timesheet-chart').locator('.recharts-bar-rectangle').count(), POLL).toBeGreaterThan(0);
     await expectText(page.getByTestId('timesheet-total'), hours(report.totals.minutes));
@@ -76,13 +77,13 @@ describe('timesheet', () => {
     const page = await chrome.open();
     await page.goto('/reports/timesheet/');
     await heading(page, 'Timesheet');
-    await page.getByText(`${week.from} to ${week.to}`, { exact: true }).waitFor();
+    await page.getByText(await dayRangeInPage(page, week.from, week.to), { exact: true }).waitFor();
     await page.getByTestId('timesheet-total').waitFor();
 
     const answered = apiResponse(page, new RegExp(`^reports/timesheet\\?from=${month.from}&to=${month.to}`));
     await page.getByText('Month', { exact: true }).click();
     await answered;
-    await page.getByText(`${month.from} to ${month.to}`, { exact: true }).waitFor();
+    await page.getByText(await dayRangeInPage(page, month.from, month.to), { exact: true }).waitFor();
     expect(await page.getByRole('radio', { name: 'Month' }).isChecked()).toBe(true);
     await page.getByRole('button', { name: 'This month' }).waitFor();
     await expectText(page.getByTestId('timesheet-total'), hours(report.totals.minutes));
@@ -122,7 +123,7 @@ describe('ticket report', () => {
     const page = await chrome.open();
     await page.goto('/reports/ticket-report/');
     await heading(page, 'Ticket report');
-    await page.getByText(`${from} to ${to}`, { exact: true }).waitFor();
+    await page.getByText(await dayRangeInPage(page, from, to), { exact: true }).waitFor();
     await chartSvg(page, 'ticket-report-chart').waitFor();
     await expect.poll(() => page.getByTestId('ticket-report-chart').locator('.recharts-line').count(), POLL).toBe(2);
     await expectText(stat(page, 'stat-opened'), await numberInPage(page, byStatus.totals.opened));

@@ -307,7 +307,7 @@ describe('database tab', () => {
     const total = Object.values(made.rows).reduce((sum, n) => sum + n, 0);
     const size = made.bytes < 1024 ? `${made.bytes} B` : `${(made.bytes / 1024).toFixed(1)} kB`;
     await expect.poll(async () => firstRow.getByRole('cell').allTextContents()).toEqual([
-      await page.evaluate((iso) => new Date(iso).toLocaleString(), made.createdAt),
+      await page.evaluate((iso) => new Date(iso).toLocaleString(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' }), made.createdAt),
       size,
       await page.evaluate((n) => n.toLocaleString(), total),
       'Demo Admin',

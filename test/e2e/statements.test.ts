@@ -263,7 +263,11 @@ describe('printed statement', () => {
 
     const text = pdfText(file, '-layout').replace(/[ \t]+/g, ' ');
     const inPage = (script: (value: string) => string, value: string) => page.evaluate(script, value);
-    const longDate = (value: string) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value).toLocaleDateString(undefined, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+    // A plain day is read as that calendar day; an instant in the person's time zone.
+    const longDate = (value: string) =>
+      value.length === 10
+        ? new Date(`${value}T00:00:00Z`).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })
+        : new Date(value).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
     const expected = [
       'Example Services Ltd',
       '1 Harbour Street',

@@ -152,7 +152,8 @@ describe('tickets page', () => {
     const stored = await adminApi<Ticket>(`tickets/${ticket.id}`);
     expect(stored.status).toBe('resolved');
     expect(stored.resolvedAt).not.toBeNull();
-    await panel.getByText(/resolved \d/).waitFor();
+    const resolvedOn = await page.evaluate((iso) => new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' }), stored.resolvedAt ?? '');
+    await panel.getByText(`resolved ${resolvedOn}`).waitFor();
   });
 
   it('adds a comment, which then appears in the Comments list', async () => {

@@ -4,7 +4,7 @@ import { SWRConfig } from 'swr';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { preloadRoute } from '../../src/client/app/preload-route';
 import { swrConfig } from '../../src/client/app/swr-config';
-import { dashboardSummaryPath, useDashboard } from '../../src/client/features/dashboard/api';
+import { dashboardSummaryPath, useDashboard } from '../../src/client/lib/dashboard-summary';
 import { signIn, signOut } from '../../src/client/lib/auth-store';
 import { preloadApi } from '../../src/client/lib/use-api';
 

@@ -1,5 +1,5 @@
 import type { Permission } from '../../shared/permissions';
-import { dashboardSummaryPath } from '../features/dashboard/api';
+import { dashboardSummaryPath } from '../lib/dashboard-summary';
 
 type PageModule = Record<string, unknown>;
 

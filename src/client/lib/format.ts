@@ -1,11 +1,63 @@
-/** Display formats shared by the pages: dates in the user's locale, money from integer cents. */
-export const formatDate = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleDateString() : '—');
-export const formatDateTime = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
+import { ISO_DATE } from '../../shared/dates';
+
+/**
+ * Display formats shared by the pages: dates in the person's locale ("23 Nov 2026" in en-GB,
+ * "Nov 23, 2026" in en-US), months spelled out ("November 2026"), money from integer cents.
+ * `locale` is for tests; the app always passes none, so the browser's locale decides.
+ */
+const DATE_PARTS = { day: 'numeric', month: 'short', year: 'numeric' } as const;
+const TIME_PARTS = { hour: '2-digit', minute: '2-digit' } as const;
+
+// A plain `YYYY-MM-DD` is a calendar day, not an instant: read at UTC midnight and shown in UTC so
+// no time zone moves it to the day before.
+const asDay = (day: string) => new Date(`${day}T00:00:00Z`);
+
+/** A day (`YYYY-MM-DD`) or an instant (ISO time, shown in the person's time zone) as "23 Nov 2026". */
+export const formatDate = (value: string | null | undefined, locale?: string) => {
+  if (!value) return '—';
+  return ISO_DATE.test(value)
+    ? asDay(value).toLocaleDateString(locale, { ...DATE_PARTS, timeZone: 'UTC' })
+    : new Date(value).toLocaleDateString(locale, DATE_PARTS);
+};
+
+/** An instant as "23 Nov 2026, 14:05" in the person's time zone. */
+export const formatDateTime = (value: string | null | undefined, locale?: string) =>
+  value ? new Date(value).toLocaleString(locale, { ...DATE_PARTS, ...TIME_PARTS }) : '—';
+
+/** A month (`YYYY-MM`) as "November 2026". */
+export const formatMonth = (period: string, locale?: string) =>
+  asDay(`${period}-01`).toLocaleDateString(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** A day (`YYYY-MM-DD`) as a chart or column label: "Mon 23". */
+export const formatWeekday = (day: string, locale?: string) =>
+  asDay(day).toLocaleDateString(locale, { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
+
+/** A day (`YYYY-MM-DD`) as its weekday alone: "Mon", for a week's chart where seven dates do not fit. */
+export const formatWeekdayName = (day: string, locale?: string) => asDay(day).toLocaleDateString(locale, { weekday: 'short', timeZone: 'UTC' });
+
+/** A day (`YYYY-MM-DD`) as a short axis label: "23 Nov". */
+export const formatShortDay = (day: string, locale?: string) =>
+  asDay(day).toLocaleDateString(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+
+/** A range of days as "23 Nov 2026 to 29 Nov 2026". */
+export const formatDayRange = (range: { from: string; to: string }, locale?: string) => `${formatDate(range.from, locale)} to ${formatDate(range.to, locale)}`;
 
 export const formatMinutes = (minutes: number) => {
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
   return hours ? `${hours} h${rest ? ` ${rest} min` : ''}` : `${rest} min`;
+};
+
+/** Past this many hours a duration reads in days and hours. */
+const HOURS_BEFORE_DAYS = 48;
+
+/** A duration in hours: "36.5 h" up to 48 h, then whole days and hours, "3 d 4 h" (or "3 d"). */
+export const formatHours = (hours: number, locale?: string) => {
+  if (hours <= HOURS_BEFORE_DAYS) return `${hours.toLocaleString(locale, { maximumFractionDigits: 1 })} h`;
+  const whole = Math.round(hours);
+  const days = Math.floor(whole / 24);
+  const rest = whole % 24;
+  return rest ? `${days} d ${rest} h` : `${days} d`;
 };
 
 export const formatCents = (cents: number, currency = 'USD') =>

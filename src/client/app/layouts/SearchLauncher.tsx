@@ -11,6 +11,19 @@ const CommandPalette = lazy(() => loadPage(() => import('../../features/search/C
 const flatten = (items: NavItem[]): PalettePage[] =>
   items.flatMap((item) => ('children' in item ? flatten(item.children) : [{ label: item.label, to: item.to }]));
 
+/**
+ * A magnifying glass drawn in SVG: a text glyph (⌕) is missing from most phone fonts and showed
+ * as an empty box.
+ */
+function SearchIcon() {
+  return (
+    <svg width={18} height={18} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2.2} strokeLinecap="round" aria-hidden focusable="false" data-testid="search-icon">
+      <circle cx={10.5} cy={10.5} r={6.5} />
+      <path d="M15.5 15.5 20 20" />
+    </svg>
+  );
+}
+
 /** The header's search button, and the shortcuts that open the palette from anywhere. */
 export function SearchLauncher({ nav }: { nav: NavItem[] }) {
   const [opened, setOpened] = useState(false);
@@ -37,8 +50,8 @@ export function SearchLauncher({ nav }: { nav: NavItem[] }) {
         <Text span size="sm" visibleFrom="sm">
           Search
         </Text>
-        <Box component="span" hiddenFrom="sm">
-          <span aria-hidden>⌕</span>
+        <Box component="span" hiddenFrom="sm" display="flex">
+          <SearchIcon />
           <VisuallyHidden>Search</VisuallyHidden>
         </Box>
       </Button>

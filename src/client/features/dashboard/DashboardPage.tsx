@@ -7,7 +7,7 @@ import { today } from '../../lib/today';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { StatCard } from '../../lib/ui/StatCard';
 import { STATUS_COLORS, STATUS_LABELS } from '../../lib/ticket-labels';
-import { useDashboard } from './api';
+import { useDashboard } from '../../lib/dashboard-summary';
 import { OpenedVsResolvedChart } from './OpenedVsResolvedChart';
 
 export function DashboardPage() {

@@ -2,6 +2,7 @@ import { Box, ColorSwatch, Group, Paper, Text } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { useState, type KeyboardEvent, type PointerEvent } from 'react';
 import type { DashboardSummary } from '../../../shared/types';
+import { formatDate, formatShortDay } from '../../lib/format';
 import classes from './opened-vs-resolved-chart.module.css';
 import { countTicks, labelledIndexes, nearestIndex, seriesPaths, xOf, yOf, type PlotBox } from './trend-geometry';
 
@@ -71,7 +72,7 @@ export function OpenedVsResolvedChart({ days }: { days: Day[] }) {
             ))}
             {labelled.map((i) => (
               <text key={i} data-axis-label x={xOf(i, days.length, box)} y={HEIGHT - 6} textAnchor="middle" fontSize={12} fill="var(--mantine-color-dimmed)">
-                {days[i]?.day.slice(5)}
+                {days[i] ? formatShortDay(days[i].day) : null}
               </text>
             ))}
             {SERIES.map(({ key, color }) => {
@@ -107,7 +108,7 @@ export function OpenedVsResolvedChart({ days }: { days: Day[] }) {
           role="status"
         >
           <Text size="xs" fw={700}>
-            {activeDay.day}
+            {formatDate(activeDay.day)}
           </Text>
           {SERIES.map(({ key, label, color }) => (
             <Group key={key} gap={6} wrap="nowrap">

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { LINE_STATUSES, isClosingLedger, type InvoiceSource, type LineChanges } from '../../../shared/schemas/invoices';
 import type { InvoiceLine } from '../../../shared/types';
 import { HistorySection } from '../../lib/audit/HistorySection';
-import { formatCents } from '../../lib/format';
+import { formatCents, formatMonth } from '../../lib/format';
 import type { Mutation } from '../../lib/form/use-mutation';
 import { useCan } from '../../lib/permissions';
 import { optionalOneOf } from '../../lib/search';
@@ -14,13 +14,13 @@ import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { StatCard } from '../../lib/ui/StatCard';
 import { exportLines, updateLine, useLine, useLines } from './api';
-import { LINE_FILTER_OPTIONS, LINE_STATUS_COLORS, LINE_STATUS_LABELS, PERIOD_OPTIONS, periodLabel } from './labels';
+import { LINE_FILTER_OPTIONS, LINE_STATUS_COLORS, LINE_STATUS_LABELS, PERIOD_OPTIONS } from './labels';
 import { LineEditor } from './LineEditor';
 import { MonthInvoice } from './MonthInvoice';
 import { useLineSearch } from './search';
 
 const COLUMNS: Column<InvoiceLine>[] = [
-  { key: 'period', label: 'Period', render: (l) => l.period },
+  { key: 'period', label: 'Period', render: (l) => formatMonth(l.period) },
   { key: 'description', label: 'Description', render: (l) => <Text size="sm" lineClamp={1}>{l.description}</Text> },
   { key: 'company', label: 'Company', visibleFrom: 'md', render: (l) => l.companyName ?? '—' },
   { key: 'quantity', label: 'Qty', visibleFrom: 'sm', align: 'right', render: (l) => l.quantity.toLocaleString() },
@@ -77,7 +77,7 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
       <SimpleGrid cols={{ base: 1, xs: 3 }} mb="md" aria-busy={!totals}>
         <StatCard label="Lines" value={totals ? totals.lines.toLocaleString() : '…'} />
         <StatCard label="Quantity" value={totals ? totals.quantity.toLocaleString() : '…'} />
-        <StatCard label="Total" value={totals ? formatCents(totals.amountCents) : '…'} hint={filters.period ? periodLabel(filters.period) : 'All periods'} />
+        <StatCard label="Total" value={totals ? formatCents(totals.amountCents) : '…'} hint={filters.period ? formatMonth(filters.period) : 'All periods'} />
       </SimpleGrid>
       {filters.period && isClosingLedger(source) ? <MonthInvoice ledger={source} period={filters.period} onClosed={() => lines.mutate()} /> : null}
       <DataTable

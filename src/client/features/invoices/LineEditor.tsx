@@ -3,14 +3,14 @@ import { Link } from 'react-router-dom';
 import type { ReactNode } from 'react';
 import { isBilled, isClosingLedger, updateLineSchema, type LineChanges } from '../../../shared/schemas/invoices';
 import type { InvoiceLine } from '../../../shared/types';
-import { formatCents, formatDateTime } from '../../lib/format';
+import { formatCents, formatDateTime, formatMonth } from '../../lib/format';
 import { ChoiceField, MoneyField, NumberField, TextField, TextareaField } from '../../lib/form/fields';
 import { MutationForm } from '../../lib/form/MutationForm';
 import { SubmitButton } from '../../lib/form/SubmitButton';
 import type { Mutation } from '../../lib/form/use-mutation';
 import { validateWith } from '../../lib/form/validate';
 import { Facts } from '../../lib/ui/Facts';
-import { LINE_STATUS_COLORS, LINE_STATUS_LABELS, LINE_STATUS_OPTIONS, periodLabel } from './labels';
+import { LINE_STATUS_COLORS, LINE_STATUS_LABELS, LINE_STATUS_OPTIONS } from './labels';
 
 const validate = validateWith(updateLineSchema);
 
@@ -63,7 +63,7 @@ export function LineEditor({ line, canEdit, mutation, onReload }: Props) {
       <Facts
         items={[
           ...values,
-          ['Period', periodLabel(line.period)],
+          ['Period', formatMonth(line.period)],
           ['Company', line.companyName ?? '—'],
           ['Amount', <Text fw={700} span data-testid="line-amount">{formatCents(line.amountCents)}</Text>],
           ['Status', <Badge color={LINE_STATUS_COLORS[line.status]} variant="light">{LINE_STATUS_LABELS[line.status]}</Badge>],

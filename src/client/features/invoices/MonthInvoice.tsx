@@ -2,11 +2,11 @@ import { Badge, Button, Group, Modal, Paper, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ClosingLedger } from '../../../shared/schemas/invoices';
 import type { StatementDetail } from '../../../shared/types';
-import { formatCents } from '../../lib/format';
+import { formatCents, formatMonth } from '../../lib/format';
 import { useAction } from '../../lib/form/use-mutation';
 import { useCan } from '../../lib/permissions';
 import { closeMonth, useMonthInvoice } from './api';
-import { STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS, periodLabel } from './labels';
+import { STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS } from './labels';
 import { PaymentsSection } from './PaymentsSection';
 import { StatementDocument } from './StatementDocument';
 import { StatementView } from './StatementView';
@@ -43,7 +43,7 @@ export function MonthInvoice({ ledger, period, onClosed }: Props) {
       await month.mutate();
     },
   });
-  const label = periodLabel(period);
+  const label = formatMonth(period);
   return (
     <Paper withBorder p="md" mb="md" aria-busy={!month.data} data-testid="month-invoice">
       {invoice ? (

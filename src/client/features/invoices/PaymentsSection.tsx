@@ -65,7 +65,7 @@ export function PaymentsSection({ statement, canRecord, canReverse, onChanged }:
             <Table.Tbody>
               {statement.payments.map((payment) => (
                 <Table.Tr key={payment.id}>
-                  <Table.Td>{formatDate(`${payment.paidOn}T00:00:00`)}</Table.Td>
+                  <Table.Td>{formatDate(payment.paidOn)}</Table.Td>
                   <Table.Td>
                     {PAYMENT_METHOD_LABELS[payment.method]}
                     {payment.reference ? (
@@ -126,7 +126,7 @@ export function PaymentsSection({ statement, canRecord, canReverse, onChanged }:
       <Modal opened={reversing !== null} onClose={() => setReversing(null)} title="Reverse payment" centered>
         <Stack>
           <Text size="sm">
-            Reverse the payment of {reversing ? formatCents(reversing.amountCents) : ''} received {reversing ? formatDate(`${reversing.paidOn}T00:00:00`) : ''}? The statement&apos;s balance grows by that amount.
+            Reverse the payment of {reversing ? formatCents(reversing.amountCents) : ''} received {reversing ? formatDate(reversing.paidOn) : ''}? The statement&apos;s balance grows by that amount.
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setReversing(null)}>

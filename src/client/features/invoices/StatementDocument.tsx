@@ -1,11 +1,8 @@
 import { createPortal } from 'react-dom';
 import type { StatementDetail } from '../../../shared/types';
-import { formatCents } from '../../lib/format';
-import { periodLabel } from './labels';
+import { formatCents, formatDate, formatMonth } from '../../lib/format';
 import classes from './print.module.css';
 
-const longDate = (value: string | null) =>
-  value ? new Date(value.length === 10 ? `${value}T00:00:00Z` : value).toLocaleDateString(undefined, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }) : null;
 
 const SOURCE_LABELS: Record<string, string> = { 'gifs-sla': 'SLA', 'gifs-azure': 'Azure', autofi: 'Autofi', '3dtracking': '3D Tracking' };
 
@@ -16,9 +13,7 @@ const SOURCE_LABELS: Record<string, string> = { 'gifs-sla': 'SLA', 'gifs-azure':
  */
 export function StatementDocument({ statement }: { statement: StatementDetail }) {
   const { issuer } = statement;
-  const issued = longDate(statement.issuedAt);
-  const due = longDate(statement.dueOn);
-  return createPortal(
+    return createPortal(
     <article className={classes.document} data-testid="statement-document">
       <header className={classes.header}>
         <div className={classes.sender}>
@@ -42,11 +37,11 @@ export function StatementDocument({ statement }: { statement: StatementDetail })
           <dt>{statement.ledger === 'gifs' ? 'Statement number' : 'Invoice number'}</dt>
           <dd>{statement.number}</dd>
           <dt>Period</dt>
-          <dd>{periodLabel(statement.period)}</dd>
+          <dd>{formatMonth(statement.period)}</dd>
           <dt>Issue date</dt>
-          <dd>{issued ?? 'Not issued'}</dd>
+          <dd>{statement.issuedAt ? formatDate(statement.issuedAt) : 'Not issued'}</dd>
           <dt>Due date</dt>
-          <dd>{due ?? `${issuer.paymentTermsDays} days after issue`}</dd>
+          <dd>{statement.dueOn ? formatDate(statement.dueOn) : `${issuer.paymentTermsDays} days after issue`}</dd>
         </dl>
       </section>
       {statement.status === 'void' ? <p className={classes.note}>Void: {statement.voidReason}. Nothing is due on this statement; its lines are shown as billed.</p> : null}

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { StatementRequest, StatementTarget } from '../../../shared/schemas/invoices';
 import type { Statement, StatementDetail } from '../../../shared/types';
 import { HistorySection } from '../../lib/audit/HistorySection';
-import { formatCents, formatDate } from '../../lib/format';
+import { formatCents, formatDate, formatMonth } from '../../lib/format';
 import { useCan } from '../../lib/permissions';
 import { useAction } from '../../lib/form/use-mutation';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
@@ -12,7 +12,7 @@ import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { AgingCards } from './AgingCards';
 import { generateStatement, moveStatement, useAging, useCompanies, useStatement, useStatements } from './api';
-import { PERIOD_OPTIONS, STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS, periodLabel } from './labels';
+import { PERIOD_OPTIONS, STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS } from './labels';
 import { useStatementSearch } from './search';
 import { StatementDocument } from './StatementDocument';
 import { PaymentsSection } from './PaymentsSection';
@@ -21,13 +21,13 @@ import { TransitionDialog } from './TransitionDialog';
 
 const COLUMNS: Column<Statement>[] = [
   { key: 'number', label: 'Statement', render: (s) => s.number },
-  { key: 'period', label: 'Period', visibleFrom: 'xs', render: (s) => periodLabel(s.period) },
+  { key: 'period', label: 'Period', visibleFrom: 'xs', render: (s) => formatMonth(s.period) },
   { key: 'company', label: 'Company', visibleFrom: 'md', render: (s) => s.companyName ?? '—' },
   { key: 'status', label: 'Status', render: (s) => <Badge color={STATEMENT_STATUS_COLORS[s.status]} variant="light">{STATEMENT_STATUS_LABELS[s.status]}</Badge> },
   { key: 'lines', label: 'Lines', visibleFrom: 'sm', align: 'right', render: (s) => s.lineCount },
   { key: 'issued', label: 'Issued', visibleFrom: 'md', render: (s) => formatDate(s.issuedAt) },
   { key: 'total', label: 'Total', align: 'right', render: (s) => <Text size="sm" fw={600}>{formatCents(s.totalCents)}</Text> },
-  { key: 'due', label: 'Due', visibleFrom: 'md', render: (s) => (s.dueOn ? formatDate(`${s.dueOn}T00:00:00`) : '—') },
+  { key: 'due', label: 'Due', visibleFrom: 'md', render: (s) => formatDate(s.dueOn) },
   {
     key: 'balance',
     label: 'Balance',

@@ -2,10 +2,10 @@ import { Alert, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine
 import type { ReactNode } from 'react';
 import type { InvoiceSource, StatementTarget } from '../../../shared/schemas/invoices';
 import type { StatementDetail } from '../../../shared/types';
-import { formatCents, formatDate } from '../../lib/format';
+import { formatCents, formatDate, formatMonth } from '../../lib/format';
 import { useToastClearance } from '../../lib/toast/clearance';
 import { Facts } from '../../lib/ui/Facts';
-import { STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS, periodLabel } from './labels';
+import { STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS } from './labels';
 
 const SOURCE_LABELS: Record<InvoiceSource, string> = { 'gifs-sla': 'SLA', 'gifs-azure': 'Azure', autofi: 'Autofi', '3dtracking': '3D Tracking' };
 
@@ -80,8 +80,9 @@ export function StatementView(props: Props) {
   return (
     <Stack data-testid="statement-view">
       <div>
+        {/* The drawer or dialog around it is titled with the number; this names the month. */}
         <Title order={2} size="h3">
-          {statement.number} · {periodLabel(statement.period)}
+          {formatMonth(statement.period)}
         </Title>
         <Text c="dimmed" size="sm">
           {statement.ledger !== 'gifs' ? `${SOURCE_LABELS[statement.ledger]} invoice` : statement.sequence > 1 ? 'Supplementary GIFS statement' : 'GIFS statement'}
@@ -99,7 +100,7 @@ export function StatementView(props: Props) {
         items={[
           ['Status', <Badge color={STATEMENT_STATUS_COLORS[statement.status]} variant="light">{STATEMENT_STATUS_LABELS[statement.status]}</Badge>],
           ['Issued', formatDate(statement.issuedAt)],
-          ['Due', statement.dueOn ? formatDate(`${statement.dueOn}T00:00:00`) : '—'],
+          ['Due', formatDate(statement.dueOn)],
           ['Lines', statement.lineCount],
           ...(statement.status === 'issued' || statement.status === 'paid'
             ? ([

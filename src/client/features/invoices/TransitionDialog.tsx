@@ -2,9 +2,9 @@ import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/cor
 import { useState } from 'react';
 import { VOID_REASON_MAX, VOID_REASON_REQUIRED, type StatementTarget } from '../../../shared/schemas/invoices';
 import type { StatementDetail } from '../../../shared/types';
-import { formatCents } from '../../lib/format';
+import { formatCents, formatMonth } from '../../lib/format';
 import { Facts } from '../../lib/ui/Facts';
-import { periodHasEnded, periodLabel } from './labels';
+import { periodHasEnded } from './labels';
 
 const lineCount = (n: number) => `${n} ${n === 1 ? 'line' : 'lines'}`;
 
@@ -32,7 +32,7 @@ export function TransitionDialog({ statement, target, opened, busy, onCancel, on
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
   const copy = COPY[target];
-  const month = periodLabel(statement.period);
+  const month = formatMonth(statement.period);
   const company = statement.companyName ?? 'no company';
 
   const confirm = () => {

@@ -1,3 +1,4 @@
+import { formatMonth } from '../../lib/format';
 import { EDITABLE_LINE_STATUSES, type LineStatus, type StatementStatus } from '../../../shared/schemas/invoices';
 
 export const LINE_STATUS_LABELS: Record<LineStatus, string> = { draft: 'Draft', approved: 'Approved', invoiced: 'Invoiced' };
@@ -14,10 +15,7 @@ export const STATEMENT_STATUS_COLORS: Record<StatementStatus, string> = { open: 
 export const recentPeriods = (count = 24, now = new Date()) =>
   Array.from({ length: count }, (_, i) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i, 1)).toISOString().slice(0, 7));
 
-export const periodLabel = (period: string) =>
-  new Date(`${period}-01T00:00:00Z`).toLocaleDateString(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
-
-export const PERIOD_OPTIONS = recentPeriods().map((value) => ({ value, label: periodLabel(value) }));
+export const PERIOD_OPTIONS = recentPeriods().map((value) => ({ value, label: formatMonth(value) }));
 
 /** The month as YYYY-MM in UTC, as the API's periods are. */
 export const currentPeriod = (now = new Date()) => now.toISOString().slice(0, 7);

@@ -6,6 +6,7 @@ import { useEffect, useMemo, useState, type ChangeEvent } from 'react';
 import { toCsv } from '../../../shared/csv';
 import { TICKET_REPORT_GROUPS, type TicketReportGroup } from '../../../shared/schemas/reports';
 import { saveCsv } from '../../lib/download';
+import { formatDate, formatDayRange, formatHours, formatMonth } from '../../lib/format';
 import { today } from '../../lib/today';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { StatCard } from '../../lib/ui/StatCard';
@@ -22,6 +23,9 @@ const GROUP_LABELS: Record<TicketReportGroup, string> = { status: 'Status', cate
 /** A group's name as people read it: statuses by their label, the rest as the API names them. */
 const groupName = (groupBy: TicketReportGroup, label: string) =>
   groupBy === 'status' ? (STATUS_LABELS[label as keyof typeof STATUS_LABELS] ?? label) : label;
+
+/** A series bucket (`YYYY-MM-DD` or `YYYY-MM`) as people read it. */
+const bucketLabel = (bucket: string) => (bucket.length === 7 ? formatMonth(bucket) : formatDate(bucket));
 
 /** Ticket counts by a grouping over a date range, opened against resolved, and time to resolve. */
 export function TicketReportPage() {
@@ -73,7 +77,7 @@ export function TicketReportPage() {
 
   return (
     <>
-      <PageTitle title="Ticket report" description={`${range.from} to ${range.to}`} actions={<Button variant="light" onClick={exportCsv} disabled={!data}>Export CSV</Button>} />
+      <PageTitle title="Ticket report" description={formatDayRange(range)} actions={<Button variant="light" onClick={exportCsv} disabled={!data}>Export CSV</Button>} />
       <Group mb="md" align="flex-end" wrap="wrap">
         <TextInput type="date" label="From" value={draft.from} max={draft.to} onChange={edit('from')} error={errors.from} />
         <TextInput type="date" label="To" value={draft.to} min={draft.from} onChange={edit('to')} error={errors.to} />
@@ -100,7 +104,7 @@ export function TicketReportPage() {
       <SimpleGrid cols={{ base: 1, xs: 3 }} mb="md" aria-busy={loading}>
         <StatCard label="Opened" value={data ? data.totals.opened.toLocaleString() : '…'} />
         <StatCard label="Resolved" value={data ? data.totals.resolved.toLocaleString() : '…'} />
-        <StatCard label="Median time to resolve" value={data ? (data.medianResolveHours === null ? '—' : `${data.medianResolveHours} h`) : '…'} />
+        <StatCard label="Median time to resolve" value={data ? (data.medianResolveHours === null ? '—' : formatHours(data.medianResolveHours)) : '…'} />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, md: 2 }} mb="md" aria-busy={loading}>
         <Paper withBorder p="md">
@@ -110,8 +114,8 @@ export function TicketReportPage() {
           {data ? (
             <LineChart
               h={240}
-              data={data.series}
-              dataKey="bucket"
+              data={data.series.map((point) => ({ ...point, label: bucketLabel(point.bucket) }))}
+              dataKey="label"
               series={[
                 { name: 'opened', label: 'Opened', color: 'blue.6' },
                 { name: 'resolved', label: 'Resolved', color: 'green.6' },
@@ -140,7 +144,7 @@ export function TicketReportPage() {
                   <Table.Tbody>
                     {data.series.map((point) => (
                       <Table.Tr key={point.bucket}>
-                        <Table.Td>{point.bucket}</Table.Td>
+                        <Table.Td>{bucketLabel(point.bucket)}</Table.Td>
                         <Table.Td ta="right">{point.opened.toLocaleString()}</Table.Td>
                         <Table.Td ta="right">{point.resolved.toLocaleString()}</Table.Td>
                       </Table.Tr>

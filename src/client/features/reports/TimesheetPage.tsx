@@ -1,11 +1,11 @@
 import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
-import { useReducedMotion } from '@mantine/hooks';
+import { useMediaQuery, useReducedMotion } from '@mantine/hooks';
 import { ActionIcon, Alert, Button, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { toCsv, type CsvDecimal } from '../../../shared/csv';
 import { saveCsv } from '../../lib/download';
-import { formatMinutes } from '../../lib/format';
+import { formatDayRange, formatMinutes, formatWeekday, formatWeekdayName } from '../../lib/format';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { StatCard } from '../../lib/ui/StatCard';
 import { useTimesheet } from './api';
@@ -17,7 +17,6 @@ import classes from './timesheet.module.css';
 
 const hours = (minutes: number) => (minutes / 60).toFixed(2);
 const hoursCell = (minutes: number): CsvDecimal => ({ decimal: hours(minutes) });
-const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /**
  * The day to build the other kind of period around, so switching keeps the period on screen: a
@@ -36,8 +35,13 @@ export function TimesheetPage() {
   const show = (next: { from: string }, view: RangeMode = mode) => setSearch({ view: view === 'week' ? undefined : view, from: next.from });
   const { data, error, mutate } = useTimesheet(range);
   const animate = !useReducedMotion();
+  // A phone's week chart names the weekdays only: seven "10 Wed" labels run into each other there.
+  const phone = useMediaQuery('(max-width: 36em)') ?? false;
+  const chartLabel = mode === 'week' && phone ? formatWeekdayName : formatWeekday;
   const loading = !data && !error;
   const days = useMemo(() => daysBetween(range.from, range.to), [range]);
+  // The API lists only days with time; the chart and the totals row show every day of the range.
+  const dayTotal = useMemo(() => new Map((data?.days ?? []).map((d) => [d.workDate, d])), [data]);
   const cell = useMemo(() => new Map((data?.cells ?? []).map((c) => [`${c.userId}:${c.workDate}`, c])), [data]);
 
   const exportCsv = () => {
@@ -50,7 +54,7 @@ export function TimesheetPage() {
     <>
       <PageTitle
         title="Timesheet"
-        description={`${range.from} to ${range.to}`}
+        description={formatDayRange(range)}
         actions={
           <Button variant="light" onClick={exportCsv} disabled={!data}>
             Export CSV
@@ -96,8 +100,13 @@ export function TimesheetPage() {
         {data ? (
           <BarChart
             h={220}
-            data={data.days.map((d) => ({ day: dayLabel(d.workDate), billable: Number(hours(d.billableMinutes)), other: Number(hours(d.minutes - d.billableMinutes)) }))}
+            data={days.map((day) => {
+              const { minutes = 0, billableMinutes = 0 } = dayTotal.get(day) ?? {};
+              return { day: chartLabel(day), billable: Number(hours(billableMinutes)), other: Number(hours(minutes - billableMinutes)) };
+            })}
             dataKey="day"
+            // A week labels every day, even where recharts would thin the labels out on a phone.
+            xAxisProps={mode === 'week' ? { interval: 0 } : undefined}
             type="stacked"
             series={[
               { name: 'billable', label: 'Billable hours', color: 'blue.6' },
@@ -121,7 +130,7 @@ export function TimesheetPage() {
                 <Table.Th className={classes.person}>Person</Table.Th>
                 {days.map((day) => (
                   <Table.Th key={day} ta="right">
-                    {dayLabel(day)}
+                    {formatWeekday(day)}
                   </Table.Th>
                 ))}
                 <Table.Th ta="right">Total</Table.Th>
@@ -155,10 +164,9 @@ export function TimesheetPage() {
                   Total
                 </Table.Th>
                 {days.map((day) => {
-                  const total = data.days.find((d) => d.workDate === day);
                   return (
                     <Table.Th key={day} ta="right">
-                      {hours(total?.minutes ?? 0)}
+                      {hours(dayTotal.get(day)?.minutes ?? 0)}
                     </Table.Th>
                   );
                 })}

@@ -6,6 +6,7 @@ import { formatDateTime } from '../../lib/format';
 import { useCan } from '../../lib/permissions';
 import { notify } from '../../lib/toast/notify';
 import { LoadError } from '../../lib/ui/LoadError';
+import classes from './settings.module.css';
 
 /** The Database tab warns when the daily backup (03:00 UTC) has not run for longer than this. */
 const SCHEDULE_STALE_HOURS = 26;
@@ -92,21 +93,21 @@ export function BackupList({ data, error, onRetry }: BackupListProps) {
                 <Table.Th ta="right">Size</Table.Th>
                 <Table.Th ta="right">Rows</Table.Th>
                 <Table.Th>Made by</Table.Th>
-                {canDownload ? <Table.Th>File</Table.Th> : null}
+                {canDownload ? <Table.Th className={classes.fileColumn}>File</Table.Th> : null}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {data
                 ? data.items.map((item) => (
                     <Table.Tr key={item.key}>
-                      <Table.Td>{formatDateTime(item.createdAt)}</Table.Td>
+                      <Table.Td miw={120}>{formatDateTime(item.createdAt)}</Table.Td>
                       <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                         {formatBytes(item.bytes)}
                       </Table.Td>
                       <Table.Td ta="right">{item.rows === null ? '—' : item.rows.toLocaleString()}</Table.Td>
                       <Table.Td>{maker(item.madeBy)}</Table.Td>
                       {canDownload ? (
-                        <Table.Td>
+                        <Table.Td className={classes.fileColumn}>
                           <DownloadButton backupKey={item.key} time={formatDateTime(item.createdAt)} />
                         </Table.Td>
                       ) : null}

@@ -6,6 +6,7 @@ import { FoldingFilters } from '../../lib/ui/FoldingFilters';
 import { SearchField } from '../../lib/ui/SearchField';
 import type { TicketsView } from './search';
 import { PRIORITY_OPTIONS, STATUS_OPTIONS } from '../../lib/ticket-labels';
+import classes from './ticket-filters.module.css';
 
 interface Props {
   filters: Partial<TicketsView>;
@@ -53,7 +54,7 @@ export function TicketFilters({ filters, options, onChange, onSearch }: Props) {
   );
 
   return (
-    <FoldingFilters id="ticket-filters" active={active} cols={{ base: 1, xs: 2, md: 3, lg: 6 }} lead={search} after={flags}>
+    <FoldingFilters id="ticket-filters" active={active} gridClassName={classes.grid} lead={search} after={flags}>
       {selects}
     </FoldingFilters>
   );

@@ -52,7 +52,7 @@ export function TimeSection({ ticketId }: { ticketId: number }) {
             <Table.Tbody>
               {items.map((entry) => (
                 <Table.Tr key={entry.id}>
-                  <Table.Td>{formatDate(`${entry.workDate}T00:00:00`)}</Table.Td>
+                  <Table.Td>{formatDate(entry.workDate)}</Table.Td>
                   <Table.Td>{entry.userName}</Table.Td>
                   <Table.Td>
                     {formatMinutes(entry.minutes)} {entry.billable ? null : <Badge size="xs" color="gray">non-billable</Badge>}

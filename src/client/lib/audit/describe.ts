@@ -1,6 +1,6 @@
 import { SETUP_REQUEST_ID } from '../../../shared/schemas/audit';
 import type { AuditAction, AuditEntity, AuditEntry } from '../../../shared/types';
-import { formatCents, formatDate, formatDateTime, formatMinutes } from '../format';
+import { formatCents, formatDate, formatDateTime, formatMinutes, formatMonth } from '../format';
 
 export const ACTION_LABELS: Record<AuditAction, string> = {
   create: 'Created',
@@ -62,9 +62,6 @@ const EMPTY = '—';
 // Stored as snake_case words (`in_progress`), shown as the pages show them ("In progress").
 const WORD_FIELDS = new Set(['status', 'priority', 'role']);
 
-const dateOnly = (value: string) => formatDate(`${value.slice(0, 10)}T00:00:00`);
-const month = (value: string) =>
-  new Date(`${value}-01T00:00:00Z`).toLocaleDateString(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /** A stored value as a person reads it: statuses and roles as words, money, dates and times in the user's locale. */
 export const formatValue = (field: string, value: unknown, formats: ValueFormats = {}): string => {
@@ -80,8 +77,8 @@ export const formatValue = (field: string, value: unknown, formats: ValueFormats
   }
   if (typeof value !== 'string') return JSON.stringify(value);
   if (WORD_FIELDS.has(field)) return spelledOut(value);
-  if (field === 'period' && /^\d{4}-\d{2}$/.test(value)) return month(value);
-  if ((field === 'dueAt' || field.endsWith('Date')) && /^\d{4}-\d{2}-\d{2}/.test(value)) return dateOnly(value);
+  if (field === 'period' && /^\d{4}-\d{2}$/.test(value)) return formatMonth(value);
+  if ((field === 'dueAt' || field.endsWith('Date')) && /^\d{4}-\d{2}-\d{2}/.test(value)) return formatDate(value.slice(0, 10));
   if (field.endsWith('At') && !Number.isNaN(Date.parse(value))) return formatDateTime(value);
   return value;
 };

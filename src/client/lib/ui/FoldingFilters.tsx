@@ -9,8 +9,9 @@ interface FoldingFiltersProps {
   active: number;
   /** The filter fields: in a grid on a wide screen, behind the "Filters" button on a phone. */
   children: ReactNode;
-  /** The grid's columns on a wide screen. */
-  cols: SimpleGridProps['cols'];
+  /** The grid's columns on a wide screen, or `gridClassName` for a grid of uneven columns. */
+  cols?: SimpleGridProps['cols'];
+  gridClassName?: string;
   /** Shown first and never folded (a search box). */
   lead?: ReactNode;
   /** Shown under the grid and never folded (quick yes/no filters). */
@@ -21,17 +22,24 @@ interface FoldingFiltersProps {
  * A list page's filters. Stacked fields would fill a phone's first screen, so there they fold
  * behind a "Filters" button that counts the ones set; wider screens show them all in a grid.
  */
-export function FoldingFilters({ id, active, children, cols, lead, after }: FoldingFiltersProps) {
+export function FoldingFilters({ id, active, children, cols, gridClassName, lead, after }: FoldingFiltersProps) {
   const phone = useMediaQuery('(max-width: 36em)') ?? false;
   const [open, { toggle }] = useDisclosure(false);
 
   if (!phone) {
     return (
       <Stack gap="sm" mb="md">
-        <SimpleGrid cols={cols}>
-          {lead}
-          {children}
-        </SimpleGrid>
+        {gridClassName ? (
+          <div className={gridClassName}>
+            {lead}
+            {children}
+          </div>
+        ) : (
+          <SimpleGrid cols={cols}>
+            {lead}
+            {children}
+          </SimpleGrid>
+        )}
         {after}
       </Stack>
     );
