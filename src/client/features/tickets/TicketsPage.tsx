@@ -12,7 +12,7 @@ import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { FormModal } from '../../lib/ui/FormModal';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
-import { createTicket, updateTicket, useTicket, useTicketOptions, useTickets } from './api';
+import { createTicket, fetchTicket, updateTicket, useTicket, useTicketOptions, useTickets } from './api';
 import { CommentsSection } from './CommentsSection';
 import { PRIORITY_COLORS, PRIORITY_LABELS, STATUS_COLORS, STATUS_LABELS } from '../../lib/ticket-labels';
 import { ticketSort, useTicketsSearch } from './search';
@@ -116,6 +116,7 @@ export function TicketsPage() {
                 version: ticket.data.version,
                 valuesOf: editableFields,
                 onReload: (current) => void showTicket(current),
+                read: () => fetchTicket(ticket.data?.id ?? 0),
                 formats: historyFormats,
               }}
             />
