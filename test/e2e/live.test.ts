@@ -76,7 +76,7 @@ describe('live updates between two people', () => {
   it('the bell count rises with an assignment and clears from its list', async () => {
     const casey = await colleague();
     const page = await chrome.open(DESKTOP);
-    await adminApi('notifications/read', { method: 'POST', body: {} });
+    await adminApi('notifications/read', { method: 'POST', body: {}, expect: 200 });
     await gotoLive(page, '/dashboard');
     const bell = page.getByTestId('bell');
     await expect.poll(() => bell.getAttribute('aria-label'), POLL).toBe('Notifications, 0 unread notifications');
@@ -87,6 +87,29 @@ describe('live updates between two people', () => {
     await page.getByTestId('notification').filter({ hasText: `#${ticket.body.id}` }).click();
     await expect.poll(() => page.url(), POLL).toContain(`/tickets/?id=${ticket.body.id}`);
     await expect.poll(() => bell.getAttribute('aria-label'), POLL).toBe('Notifications, 0 unread notifications');
+  });
+});
+
+describe('mentions', () => {
+  it('are offered after @ in the comment box, chosen by keyboard alone, and shown as names', async () => {
+    const casey = await colleague();
+    const ticket = await adminApi<Ticket>('tickets', { method: 'POST', body: { title: `Mention ${uniqueTag()}` } });
+    const page = await chrome.open(DESKTOP);
+    await page.goto(`/tickets/?id=${ticket.id}`);
+    const box = drawer(page).getByRole('combobox', { name: 'New comment' });
+    await box.focus();
+    await page.keyboard.type(`Over to @${casey.firstName.slice(0, 7)}`);
+    const option = page.getByRole('option', { name: casey.name });
+    await option.waitFor();
+    expect(await box.getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => box.inputValue(), POLL).toBe(`Over to @[${casey.name}](user:${casey.id}) `);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    const shown = drawer(page).getByText(`@${casey.name}`, { exact: true });
+    await shown.waitFor();
+    const theirs = await casey.call<{ items: { kind: string; entityId: number }[] }>('notifications');
+    expect(theirs.body.items).toEqual([expect.objectContaining({ kind: 'mentioned', entityId: ticket.id })]);
   });
 });
 
