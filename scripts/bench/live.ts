@@ -25,7 +25,10 @@ interface ManifestChunk {
   imports?: string[];
 }
 
-/** The live client's lazy chunk and whatever it alone brings with it, gzipped. */
+/**
+ * The live client's lazy chunk and whatever it alone brings with it, gzipped: chunks it shares
+ * with the pages (Mantine's parts, the API client) are fetched for them anyway.
+ */
 export const measureLiveChunk = (dist = 'dist'): BenchRow => {
   const clientDir = path.join(dist, 'client');
   const manifest = JSON.parse(readFileSync(path.join(clientDir, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
@@ -40,7 +43,8 @@ export const measureLiveChunk = (dist = 'dist'): BenchRow => {
   if (!manifest[LIVE_CHUNK]) throw new Error(`${LIVE_CHUNK} is not a chunk of its own`);
   const own = new Set<string>();
   visit(LIVE_CHUNK, own);
-  const files = [...own].filter((key) => !eager.has(key)).map((key) => (manifest[key] as ManifestChunk).file);
+  const sharedWithPages = (key: string) => Object.entries(manifest).some(([other, chunk]) => !own.has(other) && chunk.imports?.includes(key));
+  const files = [...own].filter((key) => key === LIVE_CHUNK || (!eager.has(key) && !sharedWithPages(key))).map((key) => (manifest[key] as ManifestChunk).file);
   const bytes = files.reduce((sum, file) => sum + gzipSync(readFileSync(path.join(clientDir, file)), { level: 9 }).byteLength, 0);
   return { figure: 'live client lazy chunk (gzip)', measured: `${(bytes / 1000).toFixed(1)} kB`, budget: '≤ 15 kB', pass: bytes <= LIVE_CHUNK_BUDGET, value: bytes, detail: files.join(', ') };
 };
@@ -125,14 +129,16 @@ const benchListInBrowser = async (admin: string, staff: Awaited<ReturnType<typeo
     const times: number[] = [];
     for (let i = 0; i < 10; i++) {
       const title = `Changed title ${i}`;
-      const shown = page.waitForFunction(`[...document.querySelectorAll('table tbody tr')].some((row) => row.textContent.includes(${JSON.stringify(title)}))`, undefined, {
-        polling: 'raf',
-        timeout: 10_000,
-      });
+      // A string promise, as in browser.ts: the page's CSP refuses the eval behind waitForFunction.
+      const shown = page.evaluate(`new Promise((resolve) => {
+        const seen = () => [...document.querySelectorAll('table tbody tr')].some((row) => row.textContent.includes(${JSON.stringify(title)}));
+        const observer = new MutationObserver(() => seen() && (observer.disconnect(), requestAnimationFrame(() => resolve(true))));
+        observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+        setTimeout(() => resolve(false), 10000);
+      })`);
       await call(admin, `tickets/${ticket.id}`, { method: 'PATCH', body: { title } });
       const saved = performance.now();
-      await shown;
-      times.push(performance.now() - saved);
+      times.push((await shown) ? performance.now() - saved : Number.POSITIVE_INFINITY);
     }
     const value = median(times);
     return { figure: "browser: another person's open ticket list shows a changed title (median of 10)", measured: `${value.toFixed(0)} ms`, budget: '≤ 1000 ms', pass: value <= 1000, value };

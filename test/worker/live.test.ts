@@ -126,6 +126,24 @@ describe('changed events', () => {
   });
 });
 
+describe('what a socket may carry', () => {
+  it('never sign-ins, and no presence on records outside what sockets are told about', async () => {
+    const { token } = await signedIn('staff');
+    const ticket = await newTicket(token);
+    const socket = await connect(token);
+    await socket.next(isType('hello'));
+    const other = await createUser({ role: 'staff' });
+    await login(other);
+    await api(`tickets/${ticket.id}`, { method: 'PATCH', token, json: { title: 'Marker after the sign-in' } });
+    await socket.next(isType('changed', (m) => m.id === ticket.id));
+    socket.send({ type: 'view', entity: 'session', id: other.id, editing: false });
+    socket.send({ type: 'view', entity: 'ticket', id: ticket.id, editing: false });
+    await socket.next(isType('presence', (m) => m.entity === 'ticket'));
+    expect(socket.messages.filter((m) => m.type !== 'hello' && 'entity' in m && m.entity === 'session')).toEqual([]);
+    socket.ws.close();
+  });
+});
+
 describe('presence', () => {
   it('lists the people on one record, who is editing, and clears when they leave', async () => {
     const alice = await createUser({ firstName: 'Alice', surname: 'Viewer', role: 'staff' });
