@@ -32,6 +32,8 @@ export const useLiveRecord = <V, R>(record: LiveRecord<R> | undefined, form: For
   useEffect(() => {
     if (!entity || !id || !form) return undefined;
     const key = recordKey(entity, id);
+    // The list refresh leaves an edited record alone, so no re-read can replace unsaved edits; a
+    // form without `read` then learns of another save when it saves, as before live updates.
     editedRecords.add(key);
     const tell = () => sendView({ type: 'view', entity, id, editing: form.getState().dirty === true });
     const stopWatching = form.subscribe(tell, { dirty: true });
