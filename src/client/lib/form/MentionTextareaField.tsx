@@ -81,9 +81,8 @@ export function MentionTextareaField({ name, people, ...props }: MentionTextarea
               onFocus={input.onFocus}
               onKeyDown={onKeyDown}
               error={errorOf(meta)}
-              role="combobox"
+              // A text box with a list (no combobox role: axe allows none on a textarea).
               aria-autocomplete="list"
-              aria-expanded={open}
               aria-controls={open ? listId : undefined}
               aria-activedescendant={open ? `${listId}-${active}` : undefined}
               description={props.description ?? 'Type @ to mention someone'}

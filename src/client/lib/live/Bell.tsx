@@ -39,47 +39,47 @@ export function Bell() {
   };
 
   return (
-    <Popover opened={opened} onChange={setOpened} position="bottom-end" width={340} trapFocus returnFocus withArrow>
-      <Popover.Target>
-        <Indicator label={unread > 99 ? '99+' : unread} size={16} disabled={unread === 0} offset={4}>
+    <Indicator label={unread > 99 ? '99+' : unread} size={16} disabled={unread === 0} offset={4}>
+      <Popover opened={opened} onChange={setOpened} position="bottom-end" width={340} trapFocus returnFocus withArrow>
+        <Popover.Target>
           <ActionIcon variant="subtle" color="gray" size="lg" aria-label={`Notifications, ${label}`} onClick={() => setOpened((o) => !o)} data-testid="bell">
             <BellIcon />
           </ActionIcon>
-        </Indicator>
-      </Popover.Target>
-      <VisuallyHidden aria-live="polite" data-testid="bell-announcement">
-        {list.data ? label : ''}
-      </VisuallyHidden>
-      <Popover.Dropdown>
-        <Group justify="space-between" mb="xs">
-          <Text fw={600} id="notifications-heading">
-            Notifications
-          </Text>
-          <Button size="compact-xs" variant="subtle" onClick={() => void markRead()} disabled={unread === 0}>
-            Mark all read
-          </Button>
-        </Group>
-        {list.data && list.data.items.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            Nothing yet.
-          </Text>
-        ) : null}
-        <Stack gap={4} component="ul" aria-labelledby="notifications-heading" style={{ listStyle: 'none', padding: 0, margin: 0, maxHeight: 360, overflowY: 'auto' }}>
-          {(list.data?.items ?? []).map((item) => (
-            <li key={item.id}>
-              <UnstyledButton onClick={() => open(item)} p={6} w="100%" style={{ borderRadius: 4 }} data-testid="notification">
-                <Text size="sm" fw={item.readAt ? 400 : 700}>
-                  {item.actorName ?? 'Someone'} {WHAT[item.kind]} #{item.entityId} {item.title}
-                  {item.readAt ? null : <VisuallyHidden> (unread)</VisuallyHidden>}
-                </Text>
-                <Text size="xs" c="dimmed" component="time" dateTime={item.at}>
-                  {formatDateTime(item.at)}
-                </Text>
-              </UnstyledButton>
-            </li>
-          ))}
-        </Stack>
-      </Popover.Dropdown>
-    </Popover>
+        </Popover.Target>
+        <VisuallyHidden aria-live="polite" data-testid="bell-announcement">
+          {list.data ? label : ''}
+        </VisuallyHidden>
+        <Popover.Dropdown>
+          <Group justify="space-between" mb="xs">
+            <Text fw={600} id="notifications-heading">
+              Notifications
+            </Text>
+            <Button size="compact-xs" variant="subtle" onClick={() => void markRead()} disabled={unread === 0}>
+              Mark all read
+            </Button>
+          </Group>
+          {list.data && list.data.items.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              Nothing yet.
+            </Text>
+          ) : null}
+          <Stack gap={4} component="ul" aria-labelledby="notifications-heading" style={{ listStyle: 'none', padding: 0, margin: 0, maxHeight: 360, overflowY: 'auto' }}>
+            {(list.data?.items ?? []).map((item) => (
+              <li key={item.id}>
+                <UnstyledButton onClick={() => open(item)} p={6} w="100%" style={{ borderRadius: 4 }} data-testid="notification">
+                  <Text size="sm" fw={item.readAt ? 400 : 700}>
+                    {item.actorName ?? 'Someone'} {WHAT[item.kind]} #{item.entityId} {item.title}
+                    {item.readAt ? null : <VisuallyHidden> (unread)</VisuallyHidden>}
+                  </Text>
+                  <Text size="xs" c="dimmed" component="time" dateTime={item.at}>
+                    {formatDateTime(item.at)}
+                  </Text>
+                </UnstyledButton>
+              </li>
+            ))}
+          </Stack>
+        </Popover.Dropdown>
+      </Popover>
+    </Indicator>
   );
 }
