@@ -2,6 +2,8 @@ import type { AuditQuery } from './schemas/audit';
 import type { LoginPayload } from './schemas/auth';
 import type { LineChanges, LineListQuery, LinePayload, StatementChanges, StatementRequest } from './schemas/invoices';
 import type { ListQuery } from './schemas/list';
+import type { LiveQuery, LiveTicket } from './live';
+import type { MarkReadPayload, NotificationListQuery } from './schemas/notifications';
 import type { PaymentPayload, StatementListQuery } from './schemas/payments';
 import type { CompanyChanges, CompanyPayload, TicketCategoryChanges, TicketCategoryPayload } from './schemas/lookups';
 import type { DashboardQuery, TicketReportQuery, TimesheetQuery } from './schemas/reports';
@@ -21,6 +23,7 @@ import type {
   LinePage,
   LoginResponse,
   LookupUses,
+  NotificationPage,
   Page,
   SearchResult,
   Statement,
@@ -29,8 +32,10 @@ import type {
   TicketCategory,
   TicketComment,
   TicketReport,
+  TicketWatchers,
   TimeEntry,
   TimesheetReport,
+  UnreadCount,
   User,
 } from './types';
 
@@ -82,6 +87,9 @@ export interface ApiContract {
   'POST /tickets/:id/comments': { body: CommentPayload; response: TicketComment };
   'GET /tickets/:id/time-entries': { response: Items<TimeEntry> };
   'POST /tickets/:id/time-entries': { body: TimeEntryPayload; response: TimeEntry };
+  'GET /tickets/:id/watchers': { response: TicketWatchers };
+  'PUT /tickets/:id/watchers/me': { response: null };
+  'DELETE /tickets/:id/watchers/me': { response: null };
 
   'GET /invoices/gifs/statements': { query: StatementListQuery; response: Page<Statement> };
   'GET /invoices/gifs/statements/aging': { response: AgingSummary };
@@ -102,10 +110,15 @@ export interface ApiContract {
   'GET /dashboard/summary': { query: DashboardQuery; response: DashboardSummary };
   'GET /search': { query: SearchQuery; response: Items<SearchResult> };
   'GET /audit': { query: AuditQuery; response: Page<AuditEntry> };
+
+  'POST /live/ticket': { response: LiveTicket };
+  'GET /notifications': { query: NotificationListQuery; response: NotificationPage };
+  'POST /notifications/read': { body: MarkReadPayload; response: UnreadCount };
 }
 
-/** The calls that answer with a file to save rather than JSON (CSV exports, backups). */
+/** The calls that answer with something other than JSON: a file to save (CSV exports, backups) or the live socket. */
 export interface ApiFiles {
+  'GET /live': { query: LiveQuery };
   'GET /invoices/:source/lines.csv': { query: LineListQuery };
   'GET /audit.csv': { query: AuditQuery };
   'GET /settings/backups/download': { query: BackupDownloadQuery };

@@ -317,3 +317,30 @@ export interface SearchResult {
   title: string;
   subtitle: string;
 }
+
+/** Why a notification was sent (docs/architecture.md#notifications-watchers-and-mentions). */
+export type NotificationKind = 'assigned' | 'mentioned' | 'commented' | 'status';
+
+export interface Notification {
+  id: number;
+  at: string;
+  kind: NotificationKind;
+  entity: AuditEntity;
+  entityId: number;
+  title: string;
+  actorId: number | null;
+  actorName: string | null;
+  readAt: string | null;
+}
+
+/** How many of the person's notifications are unread. */
+export interface UnreadCount {
+  unread: number;
+}
+
+export type NotificationPage = Page<Notification> & UnreadCount;
+
+export interface TicketWatchers {
+  items: { userId: number; name: string }[];
+  watching: boolean;
+}

@@ -1,3 +1,5 @@
+import type { LiveHub } from './provider/live/hub';
+
 /**
  * Bindings and variables of the Worker, as wrangler.toml and `.dev.vars` declare them. Secrets,
  * which wrangler.toml does not name, carry `@secret`; `npm test` holds the rest equal to what
@@ -7,6 +9,7 @@ export interface Env {
   ASSETS: Fetcher;
   DB: D1Database;
   BACKUPS: R2Bucket;
+  LIVE: DurableObjectNamespace<LiveHub>;
   APP_AUDIENCE: string;
   UPSTREAM_API_URL: string;
   /** "true" where Cloudflare's edge sets CF-Connecting-IP (production); "false" in local runs. */

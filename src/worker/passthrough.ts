@@ -41,7 +41,11 @@ class TimeoutError extends Error {}
 
 /** The target's answer without hop-by-hop headers, including any its Connection header names. */
 const passedBack = (upstream: Response) => {
-  const response = new Response(upstream.body, upstream);
+  // An accepted WebSocket is handed on as it is: the socket, not a body, and it stays open after
+  // the timeout below has stopped counting (it counts only until the answer arrives).
+  const response = upstream.webSocket
+    ? new Response(null, { status: upstream.status, headers: upstream.headers, webSocket: upstream.webSocket })
+    : new Response(upstream.body, upstream);
   const { headers } = response;
   for (const name of (headers.get('connection') ?? '').split(',')) if (name.trim()) headers.delete(name.trim());
   for (const name of HOP_BY_HOP) headers.delete(name);
@@ -80,6 +84,8 @@ export const passthrough = ({ embedded, timeoutMs = REQUEST_TIMEOUT_MS }: Passth
       const value = c.req.header(name);
       if (value) headers.set(name, value);
     }
+    // The live channel's upgrade (docs/architecture.md#live-updates) reaches the target as a WebSocket request.
+    if (c.req.header('upgrade')?.toLowerCase() === 'websocket') headers.set('upgrade', 'websocket');
     headers.set('x-request-id', c.get('requestId'));
     const address = clientAddress(c.env, c.req.raw);
     if (address) headers.set('x-forwarded-for', address);

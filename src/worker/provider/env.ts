@@ -1,9 +1,13 @@
+import type { LiveHub } from './live/hub';
+
 /**
  * The bindings and variables the embedded provider reads. It stands in for an upstream API, so
  * it states its own needs rather than borrowing the Worker's Env; the Worker's Env meets them.
  */
 export interface ProviderBindings {
   DB: D1Database;
+  /** The team's live channel (docs/architecture.md#live-updates). */
+  LIVE: DurableObjectNamespace<LiveHub>;
   BACKUPS: R2Bucket;
   APP_AUDIENCE: string;
   JWT_SECRET: string;

@@ -3,9 +3,12 @@ import { API_VERSION } from '../../shared/constants';
 import type { ProviderEnv } from './http/auth';
 import { onError } from './http/errors';
 import { noteRequest } from './http/request-note';
+import { publishChanges } from './live/publish';
 import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
 import { invoiceRoutes } from './routes/invoices';
+import { liveRoutes } from './routes/live';
+import { notificationRoutes } from './routes/notifications';
 import { companyRoutes, ticketCategoryRoutes } from './routes/lookups';
 import { dashboardRoutes, reportRoutes } from './routes/reports';
 import { searchRoutes } from './routes/search';
@@ -17,6 +20,7 @@ import { userRoutes } from './routes/users';
 export const provider = new Hono<ProviderEnv>()
   .basePath(`/${API_VERSION}`)
   .use(noteRequest)
+  .use(publishChanges)
   .route('/auth', authRoutes)
   .route('/users', userRoutes)
   .route('/settings', settingsRoutes)
@@ -27,6 +31,8 @@ export const provider = new Hono<ProviderEnv>()
   .route('/reports', reportRoutes)
   .route('/dashboard', dashboardRoutes)
   .route('/search', searchRoutes)
+  .route('/live', liveRoutes)
+  .route('/notifications', notificationRoutes)
   .route('/', auditRoutes)
   .notFound((c) => c.json({ message: 'Not Found' }, 404))
   .onError(onError);

@@ -1,6 +1,7 @@
 import '@mantine/core/styles.css';
 import { AppShell, Burger, Group, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { lazy, Suspense } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router-dom';
 import { SettingsDialog } from '../../features/settings/SettingsDialog';
 import { useAuth } from '../../lib/auth-store';
@@ -12,6 +13,9 @@ import type { NavItem } from './nav-items';
 import { MAIN_ID, SkipLink } from './SkipLink';
 import { UserMenu } from './UserMenu';
 import classes from './authenticated-layout.module.css';
+
+// The live channel and the bell: their own chunk, fetched only once someone is signed in.
+const LiveHeader = lazy(() => import('../../lib/live/LiveHeader'));
 
 /**
  * Guarded pages inside the app shell; without a token, off to /login with the wanted address. The
@@ -45,6 +49,9 @@ export function AuthenticatedLayout({ nav }: { nav: NavItem[] }) {
           </Group>
           <Group gap="xs" wrap="nowrap">
             <SearchLauncher nav={nav} />
+            <Suspense fallback={null}>
+              <LiveHeader />
+            </Suspense>
             <UserMenu />
           </Group>
         </Group>

@@ -2,7 +2,9 @@ import { Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { commentSchema, type CommentPayload } from '../../../shared/schemas/tickets';
 import type { TicketComment } from '../../../shared/types';
 import { formatDateTime } from '../../lib/format';
-import { TextareaField } from '../../lib/form/fields';
+import type { Option } from '../../lib/form/fields';
+import { MentionTextareaField } from '../../lib/form/MentionTextareaField';
+import { MentionText } from '../../lib/ui/MentionText';
 import { SubmitButton } from '../../lib/form/SubmitButton';
 import { validateWith } from '../../lib/form/validate';
 import { MutationForm } from '../../lib/form/MutationForm';
@@ -12,7 +14,9 @@ import { addComment, useComments } from './api';
 const validate = validateWith(commentSchema);
 const EMPTY: CommentPayload = { body: '' };
 
-export function CommentsSection({ ticketId }: { ticketId: number }) {
+/** `people`: the active people, offered after `@` and shown by name in the comments. */
+export function CommentsSection({ ticketId, people }: { ticketId: number; people: Option[] }) {
+  const activeIds = new Set(people.map((person) => Number(person.value)));
   const comments = useComments(ticketId);
 
   const add: Mutation<CommentPayload, TicketComment> = {
@@ -36,7 +40,7 @@ export function CommentsSection({ ticketId }: { ticketId: number }) {
             {comment.userName} · {formatDateTime(comment.createdAt)}
           </Text>
           <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-            {comment.body}
+            <MentionText text={comment.body} activeIds={activeIds} />
           </Text>
         </Paper>
       ))}
@@ -50,7 +54,7 @@ export function CommentsSection({ ticketId }: { ticketId: number }) {
       >
         {({ submitting }) => (
           <Stack gap="xs">
-            <TextareaField name="body" label="New comment" autosize minRows={2} />
+            <MentionTextareaField name="body" label="New comment" autosize minRows={2} people={people} />
             <SubmitButton label="Add comment" submitting={submitting} />
           </Stack>
         )}

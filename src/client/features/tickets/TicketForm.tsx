@@ -1,7 +1,8 @@
 import { SimpleGrid, Stack } from '@mantine/core';
 import { createTicketSchema, type TicketPayload } from '../../../shared/schemas/tickets';
 import type { Ticket } from '../../../shared/types';
-import { ChoiceField, DateField, IdSelectField, TextField, TextareaField, type Option } from '../../lib/form/fields';
+import { ChoiceField, DateField, IdSelectField, TextField, type Option } from '../../lib/form/fields';
+import { MentionTextareaField } from '../../lib/form/MentionTextareaField';
 import { MutationForm, type EditedRecord } from '../../lib/form/MutationForm';
 import { SubmitButton } from '../../lib/form/SubmitButton';
 import type { Mutation } from '../../lib/form/use-mutation';
@@ -57,7 +58,7 @@ export function TicketForm({ initialValues, options, submitLabel, mutation, reco
       {({ submitting }) => (
         <Stack>
           <TextField name="title" label="Title" />
-          <TextareaField name="description" label="Description" autosize minRows={3} maxRows={10} />
+          <MentionTextareaField name="description" label="Description" autosize minRows={3} maxRows={10} people={assigneeOptions(options, null)} />
           <SimpleGrid cols={{ base: 1, xs: 2 }}>
             <ChoiceField name="status" label="Status" data={STATUS_OPTIONS} />
             <ChoiceField name="priority" label="Priority" data={PRIORITY_OPTIONS} />

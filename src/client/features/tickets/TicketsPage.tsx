@@ -12,7 +12,7 @@ import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { FormModal } from '../../lib/ui/FormModal';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
-import { createTicket, updateTicket, useTicket, useTicketOptions, useTickets } from './api';
+import { assigneeOptions, createTicket, fetchTicket, updateTicket, useTicket, useTicketOptions, useTickets } from './api';
 import { CommentsSection } from './CommentsSection';
 import { PRIORITY_COLORS, PRIORITY_LABELS, STATUS_COLORS, STATUS_LABELS } from '../../lib/ticket-labels';
 import { ticketSort, useTicketsSearch } from './search';
@@ -116,13 +116,14 @@ export function TicketsPage() {
                 version: ticket.data.version,
                 valuesOf: editableFields,
                 onReload: (current) => void showTicket(current),
+                read: () => fetchTicket(ticket.data?.id ?? 0),
                 formats: historyFormats,
               }}
             />
             <Divider />
             <TimeSection ticketId={ticket.data.id} />
             <Divider />
-            <CommentsSection ticketId={ticket.data.id} />
+            <CommentsSection ticketId={ticket.data.id} people={assigneeOptions(options, null)} />
             <Divider />
             <HistorySection changedAt={ticket.data.updatedAt} entity="ticket" entityId={ticket.data.id} formats={historyFormats} />
           </Stack>

@@ -43,6 +43,7 @@ export const assigneeOptions = (options: { users: Option[]; inactiveUserIds: Set
     return option.value === String(currentId) ? [{ ...option, label: `${option.label} (inactive)` }] : [];
   });
 
+export const fetchTicket = (id: number) => callApi('GET /tickets/:id', { params: { id } });
 export const createTicket = (payload: TicketPayload) => callApi('POST /tickets', { body: payload });
 /** `ifMatch`: the version the form was loaded with; a newer one on the server answers 412. */
 export const updateTicket = (id: number, changes: TicketChanges, ifMatch?: number) =>

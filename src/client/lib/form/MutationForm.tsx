@@ -4,6 +4,8 @@ import { Form, type FormRenderProps } from 'react-final-form';
 import type { AuditEntity } from '../../../shared/types';
 import type { ValueFormats } from '../audit/describe';
 import { clashesOf, overwriteOf, patchOf, type Choice, type FormValues } from './changes';
+import { RecordPresence } from '../live/RecordPresence';
+import { useLiveRecord } from '../live/use-live-record';
 import { ConflictNotice } from './ConflictNotice';
 import { clearDraft, readDraft, writeDraft, type Draft } from './drafts';
 import { guardForm, useGuardScope, type GuardedForm } from './unsaved';
@@ -20,6 +22,8 @@ export interface EditedRecord<V, R> {
   onReload?: (current: R) => void;
   /** Readable values in the notice's list of their changes. */
   formats?: ValueFormats;
+  /** Reads the record as it now is, when someone else saves it while the form is open. */
+  read?: () => Promise<R>;
 }
 
 interface MutationFormProps<V extends object, R> {
@@ -43,7 +47,8 @@ const draftOf = <V extends object>(form: FormApi<V>, fields: readonly string[]):
 };
 
 /** Keeps the form registered with the unsaved-changes guard, and its draft stored and restored. */
-function FormWatch<V extends object>({ form, draft }: { form: FormApi<V>; draft: MutationFormProps<V, unknown>['draft'] }) {
+function FormWatch<V extends object, R>({ form, draft, record, conflict }: { form: FormApi<V>; draft: MutationFormProps<V, unknown>['draft']; record?: EditedRecord<V, R>; conflict: (current: R) => void }) {
+  useLiveRecord(record, form, conflict);
   const scope = useGuardScope();
   const key = draft?.key;
   const fields = useRef(draft?.fields ?? []);
@@ -121,6 +126,7 @@ export function MutationForm<V extends object, R>({ mutation, initialValues, val
       initialValues={initialValues}
       render={(props) => (
         <form onSubmit={props.handleSubmit} noValidate>
+          {record ? <RecordPresence entity={record.entity} id={record.id} /> : null}
           {record && theirs ? (
             <ConflictNotice
               entity={record.entity}
@@ -146,7 +152,7 @@ export function MutationForm<V extends object, R>({ mutation, initialValues, val
           ) : null}
           {children(props)}
           {/* Last, so its effect runs once every field has registered (a field registering later would reset a restored draft). */}
-          <FormWatch form={props.form} draft={draft} />
+          <FormWatch form={props.form} draft={draft} record={record} conflict={save.showConflict} />
         </form>
       )}
     />

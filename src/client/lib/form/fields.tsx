@@ -32,7 +32,7 @@ interface FieldMeta {
  * until it is edited. Focus leaving an untouched field (a page moving focus to its heading) is no
  * reason to complain about it.
  */
-const errorOf = (meta: FieldMeta) => {
+export const errorOf = (meta: FieldMeta) => {
   if (((meta.touched && meta.modified) || meta.submitFailed) && typeof meta.error === 'string') return meta.error;
   return !meta.dirtySinceLastSubmit && typeof meta.submitError === 'string' ? meta.submitError : undefined;
 };

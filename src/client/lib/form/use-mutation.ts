@@ -112,6 +112,8 @@ export function useMutation<V, R>(mutation: Mutation<V, R>, version?: number) {
     run: (values: V, settle?: (result: R) => void, body?: V) => attempt(values, base, settle, body),
     /** After a conflict: sends these values (or `body`) again over the other person's version. */
     overwrite: (values: V, settle?: (result: R) => void, body?: V) => attempt(values, conflict === null ? base : (versionOf(conflict) ?? base), settle, body),
+    /** Shows the conflict notice before any save: someone else saved the record while this form was dirty. */
+    showConflict: (current: R) => setConflict(current),
     /** After a conflict: takes their version as the one to edit; returns it for the form to show. */
     acceptTheirs: () => {
       if (conflict === null) return null;

@@ -1,6 +1,8 @@
 import { MINUTES_PER_DAY, type CommentPayload, type TimeEntryPayload } from '../../../shared/schemas/tickets';
 import { Conflict } from '../errors/domain';
 import { auditCreated, jsonColumn, jsonFlag, type AuditContext } from './audit';
+import { mentionedIds } from '../../../shared/mentions';
+import { notifyCommented, notifyMentioned, watchTicket } from './ticket-notices';
 import { COMMENT_SELECT, TIME_ENTRY_SELECT, rowsOf, toComment, toTimeEntry, written, type CommentRow, type TimeEntryRow } from './rows';
 
 export const listComments = async (db: D1Database, ticketId: number) =>
@@ -24,7 +26,9 @@ const AUDIT_TIME = {
 /** The author of a comment or time entry is the signed-in actor of its audit entry. */
 type Author = AuditContext & { actorId: number };
 
+/** The people it mentions are told, the ticket's other watchers too, and the author and those mentioned watch it from then on. */
 export const insertComment = async (db: D1Database, ticketId: number, author: Author, { body }: CommentPayload) => {
+  const mentioned = mentionedIds(body);
   const [inserted] = await db.batch([
     db
       .prepare(
@@ -33,6 +37,9 @@ export const insertComment = async (db: D1Database, ticketId: number, author: Au
       )
       .bind(ticketId, author.actorId, body),
     auditCreated(db, author, AUDIT_COMMENT),
+    notifyMentioned(db, author, ticketId, mentioned),
+    notifyCommented(db, author, ticketId, mentioned),
+    watchTicket(db, author, ticketId, [author.actorId, ...mentioned]),
   ]);
   return toComment(written(rowsOf<CommentRow>(inserted)[0], 'comment'));
 };

@@ -5,6 +5,8 @@ import { auditCreated, auditUpdated, jsonColumn, type AuditContext, type AuditFi
 import { assertReferencesExist } from './references';
 import { TICKET_SELECT, rowsOf, toTicket, written, type TicketRow } from './rows';
 import { searchTerms } from './search-terms';
+import { notifyAssigned, notifyMentioned, notifyStatus, watchTicket } from './ticket-notices';
+import { mentionedIds } from '../../../shared/mentions';
 import { NOW_SQL, assignments, insertSql, setSql, valuesOf } from './sql';
 import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
 
@@ -97,11 +99,19 @@ export const findTicket = async (db: D1Database, id: number) => {
 export const ticketExists = async (db: D1Database, id: number) =>
   (await db.prepare('SELECT 1 AS found FROM tickets WHERE id = ?1').bind(id).first()) !== null;
 
-export const insertTicket = async (db: D1Database, payload: TicketPayload, reporterId: number, audit: AuditContext) => {
+/** The reporter is the signed-in actor. */
+export const insertTicket = async (db: D1Database, payload: TicketPayload, audit: AuditContext & { actorId: number }) => {
   await assertReferencesExist(db, payload);
   const resolvedAt = payload.status && CLOSED.includes(payload.status) ? new Date().toISOString() : undefined;
-  const list = assignments({ ...payload, reporterId, resolvedAt }, COLUMNS);
-  const [inserted] = await db.batch<{ id: number }>([db.prepare(insertSql('tickets', list)).bind(...valuesOf(list)), auditCreated(db, audit, AUDIT)]);
+  const list = assignments({ ...payload, reporterId: audit.actorId, resolvedAt }, COLUMNS);
+  const mentioned = mentionedIds(payload.description);
+  const [inserted] = await db.batch<{ id: number }>([
+    db.prepare(insertSql('tickets', list)).bind(...valuesOf(list)),
+    auditCreated(db, audit, AUDIT),
+    ...(payload.assigneeId ? [notifyAssigned(db, audit, null, payload.assigneeId)] : []),
+    notifyMentioned(db, audit, null, mentioned),
+    watchTicket(db, audit, null, [audit.actorId, payload.assigneeId, ...mentioned]),
+  ]);
   return written(await findTicket(db, written(inserted?.results[0], 'ticket').id), 'ticket');
 };
 
@@ -109,7 +119,7 @@ export const insertTicket = async (db: D1Database, payload: TicketPayload, repor
  * Applies the given fields; moving to resolved or closed stamps resolved_at, reopening clears it.
  * With `version` (If-Match), only a ticket still at that version changes, else StaleVersion.
  */
-export const updateTicket = async (db: D1Database, id: number, changes: TicketChanges, audit: AuditContext, version?: number) => {
+export const updateTicket = async (db: D1Database, id: number, changes: TicketChanges, audit: AuditContext & { actorId: number }, version?: number) => {
   await assertReferencesExist(db, changes);
   const list = assignments(changes, COLUMNS);
   const set = [setSql(list, 3), `updated_at = ${NOW_SQL}`, VERSION_BUMP];
@@ -118,12 +128,23 @@ export const updateTicket = async (db: D1Database, id: number, changes: TicketCh
       CLOSED.includes(changes.status) ? `resolved_at = coalesce(resolved_at, ${NOW_SQL})` : 'resolved_at = NULL',
     );
   }
-  const [, result] = await db.batch([
+  const expected = { version: version ?? null };
+  const mentioned = mentionedIds(changes.description);
+  // Notices read the row as it stands before the UPDATE, with its WHERE, as the audit entry does.
+  const before = [
     auditUpdated(db, audit, { ...AUDIT, id, values: changes, version }),
+    ...(changes.assigneeId ? [notifyAssigned(db, audit, id, changes.assigneeId, expected)] : []),
+    ...(changes.status ? [notifyStatus(db, audit, id, changes.status, expected.version)] : []),
+    ...(mentioned.length ? [notifyMentioned(db, audit, id, mentioned, expected)] : []),
+  ];
+  const results = await db.batch([
+    ...before,
     db
       .prepare(`UPDATE tickets SET ${set.filter(Boolean).join(', ')} WHERE id = ?1 AND ${versionMatches(2)}`)
       .bind(id, version ?? null, ...valuesOf(list)),
+    watchTicket(db, audit, id, [changes.assigneeId, ...mentioned], true),
   ]);
+  const result = results[before.length];
   if ((result?.meta.changes ?? 0) > 0) return findTicket(db, id);
   // Nothing changed: the ticket has moved on from `version`, or there is no such ticket.
   unlessStale(await findTicket(db, id), version);

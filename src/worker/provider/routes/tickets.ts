@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { commentSchema, createTicketSchema, ticketListQuerySchema, timeEntrySchema, updateTicketSchema } from '../../../shared/schemas/tickets';
 import { insertComment, insertTimeEntry, listComments, listTimeEntries } from '../db/ticket-activity';
+import { listWatchers, setWatching } from '../db/watchers';
 import { findTicket, insertTicket, listTickets, ticketExists, updateTicket } from '../db/tickets';
 import { auditContext } from '../http/audit-context';
 import { requireAuth, type ProviderEnv } from '../http/auth';
@@ -20,7 +21,7 @@ const existingTicketId = async (c: Context<ProviderEnv>) => {
 export const ticketRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
   .get('/', queryOf(ticketListQuerySchema), async (c) => c.json(await listTickets(c.env.DB, c.req.valid('query'), c.get('userId'))))
-  .post('/', jsonBody(createTicketSchema), async (c) => c.json(await insertTicket(c.env.DB, c.req.valid('json'), c.get('userId'), auditContext(c)), 201))
+  .post('/', jsonBody(createTicketSchema), async (c) => c.json(await insertTicket(c.env.DB, c.req.valid('json'), auditContext(c)), 201))
   .get('/:id', async (c) => versioned(c, foundOr404(await findTicket(c.env.DB, readId(c)), NOUN)))
   .patch('/:id', jsonBody(updateTicketSchema), async (c) => {
     const id = readId(c);
@@ -31,6 +32,15 @@ export const ticketRoutes = new Hono<ProviderEnv>()
   .post('/:id/comments', jsonBody(commentSchema), async (c) => {
     const id = await existingTicketId(c);
     return c.json(await insertComment(c.env.DB, id, auditContext(c), c.req.valid('json')), 201);
+  })
+  .get('/:id/watchers', async (c) => c.json(await listWatchers(c.env.DB, await existingTicketId(c), c.get('userId'))))
+  .put('/:id/watchers/me', async (c) => {
+    await setWatching(c.env.DB, await existingTicketId(c), c.get('userId'), true);
+    return c.body(null, 204);
+  })
+  .delete('/:id/watchers/me', async (c) => {
+    await setWatching(c.env.DB, await existingTicketId(c), c.get('userId'), false);
+    return c.body(null, 204);
   })
   .get('/:id/time-entries', async (c) => c.json({ items: await listTimeEntries(c.env.DB, await existingTicketId(c)) }))
   .post('/:id/time-entries', jsonBody(timeEntrySchema), async (c) => {

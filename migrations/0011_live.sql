@@ -1,0 +1,50 @@
+-- Notifications and watchers (docs/architecture.md#notifications-watchers-and-mentions). Both are
+-- written in the same batch as the change that causes them. request_id ties a notification to the
+-- request that wrote it, so the live channel can pass on exactly that request's notifications.
+CREATE TABLE notifications (
+  id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id),
+  kind TEXT NOT NULL CHECK (kind IN ('assigned', 'mentioned', 'commented', 'status')),
+  entity TEXT NOT NULL,
+  entity_id INTEGER NOT NULL,
+  actor_id INTEGER REFERENCES users(id),
+  title TEXT NOT NULL,
+  at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  read_at TEXT,
+  request_id TEXT,
+  -- Never to the actor: the rule is the table's, not only the writer's.
+  CHECK (actor_id IS NULL OR actor_id <> user_id)
+);
+-- The bell: one person's newest first, and their unread count.
+CREATE INDEX notifications_user ON notifications (user_id, id);
+CREATE INDEX notifications_unread ON notifications (user_id) WHERE read_at IS NULL;
+CREATE INDEX notifications_request ON notifications (request_id) WHERE request_id IS NOT NULL;
+
+-- An id like every data table, which backups page by.
+CREATE TABLE ticket_watchers (
+  id INTEGER PRIMARY KEY,
+  ticket_id INTEGER NOT NULL REFERENCES tickets(id),
+  user_id INTEGER NOT NULL REFERENCES users(id),
+  UNIQUE (ticket_id, user_id)
+);
+CREATE INDEX ticket_watchers_user ON ticket_watchers (user_id);
+
+-- Locked during a backup like every data table (migration 0006).
+CREATE TRIGGER backup_lock_notifications_insert BEFORE INSERT ON notifications
+  WHEN EXISTS (SELECT 1 FROM backup_lock WHERE expires_at > unixepoch())
+  BEGIN SELECT RAISE(ABORT, 'backup in progress'); END;
+CREATE TRIGGER backup_lock_notifications_update BEFORE UPDATE ON notifications
+  WHEN EXISTS (SELECT 1 FROM backup_lock WHERE expires_at > unixepoch())
+  BEGIN SELECT RAISE(ABORT, 'backup in progress'); END;
+CREATE TRIGGER backup_lock_notifications_delete BEFORE DELETE ON notifications
+  WHEN EXISTS (SELECT 1 FROM backup_lock WHERE expires_at > unixepoch())
+  BEGIN SELECT RAISE(ABORT, 'backup in progress'); END;
+CREATE TRIGGER backup_lock_ticket_watchers_insert BEFORE INSERT ON ticket_watchers
+  WHEN EXISTS (SELECT 1 FROM backup_lock WHERE expires_at > unixepoch())
+  BEGIN SELECT RAISE(ABORT, 'backup in progress'); END;
+CREATE TRIGGER backup_lock_ticket_watchers_update BEFORE UPDATE ON ticket_watchers
+  WHEN EXISTS (SELECT 1 FROM backup_lock WHERE expires_at > unixepoch())
+  BEGIN SELECT RAISE(ABORT, 'backup in progress'); END;
+CREATE TRIGGER backup_lock_ticket_watchers_delete BEFORE DELETE ON ticket_watchers
+  WHEN EXISTS (SELECT 1 FROM backup_lock WHERE expires_at > unixepoch())
+  BEGIN SELECT RAISE(ABORT, 'backup in progress'); END;

@@ -1,0 +1,85 @@
+import { ActionIcon, Button, Group, Indicator, Popover, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import type { Notification } from '../../../shared/types';
+import { callApi } from '../endpoints';
+import { formatDateTime } from '../format';
+import { useApi } from '../use-api';
+
+const WHAT: Record<Notification['kind'], string> = {
+  assigned: 'assigned you',
+  mentioned: 'mentioned you in',
+  commented: 'commented on',
+  status: 'changed the status of',
+};
+
+const BellIcon = () => (
+  <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+    <path d="M6 8a6 6 0 1 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+    <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+  </svg>
+);
+
+/** The header's bell: the unread count (announced politely) and the newest notifications. */
+export function Bell() {
+  const [opened, setOpened] = useState(false);
+  const navigate = useNavigate();
+  const list = useApi('GET /notifications', { query: { page: 1, pageSize: 20 } });
+  const unread = list.data?.unread ?? 0;
+  const label = unread === 1 ? '1 unread notification' : `${unread} unread notifications`;
+
+  const markRead = async (ids?: number[]) => {
+    await callApi('POST /notifications/read', { body: ids ? { ids } : {} });
+    await list.mutate();
+  };
+  const open = (item: Notification) => {
+    setOpened(false);
+    if (item.entity === 'ticket') navigate(`/tickets/?id=${item.entityId}`);
+    if (!item.readAt) void markRead([item.id]);
+  };
+
+  return (
+    <Indicator label={unread > 99 ? '99+' : unread} size={16} disabled={unread === 0} offset={4}>
+      <Popover opened={opened} onChange={setOpened} position="bottom-end" width={340} trapFocus returnFocus withArrow>
+        <Popover.Target>
+          <ActionIcon variant="subtle" color="gray" size="lg" aria-label={`Notifications, ${label}`} onClick={() => setOpened((o) => !o)} data-testid="bell">
+            <BellIcon />
+          </ActionIcon>
+        </Popover.Target>
+        <VisuallyHidden aria-live="polite" data-testid="bell-announcement">
+          {list.data ? label : ''}
+        </VisuallyHidden>
+        <Popover.Dropdown>
+          <Group justify="space-between" mb="xs">
+            <Text fw={600} id="notifications-heading">
+              Notifications
+            </Text>
+            <Button size="compact-xs" variant="subtle" onClick={() => void markRead()} disabled={unread === 0}>
+              Mark all read
+            </Button>
+          </Group>
+          {list.data && list.data.items.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              Nothing yet.
+            </Text>
+          ) : null}
+          <Stack gap={4} component="ul" aria-labelledby="notifications-heading" style={{ listStyle: 'none', padding: 0, margin: 0, maxHeight: 360, overflowY: 'auto' }}>
+            {(list.data?.items ?? []).map((item) => (
+              <li key={item.id}>
+                <UnstyledButton onClick={() => open(item)} p={6} w="100%" style={{ borderRadius: 4 }} data-testid="notification">
+                  <Text size="sm" fw={item.readAt ? 400 : 700}>
+                    {item.actorName ?? 'Someone'} {WHAT[item.kind]} #{item.entityId} {item.title}
+                    {item.readAt ? null : <VisuallyHidden> (unread)</VisuallyHidden>}
+                  </Text>
+                  <Text size="xs" c="dimmed" component="time" dateTime={item.at}>
+                    {formatDateTime(item.at)}
+                  </Text>
+                </UnstyledButton>
+              </li>
+            ))}
+          </Stack>
+        </Popover.Dropdown>
+      </Popover>
+    </Indicator>
+  );
+}

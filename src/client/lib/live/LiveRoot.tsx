@@ -1,0 +1,58 @@
+import { Badge } from '@mantine/core';
+import { useEffect } from 'react';
+import { useSWRConfig } from 'swr';
+import { useSnapshot } from 'valtio';
+import type { AuditEntity } from '../../../shared/types';
+import { editedRecords, liveState, onLive, recordKey } from './bus';
+import { startLive } from './connection';
+import { recordOfPath, showsEntity } from './entity-paths';
+
+/** Changes arriving close together are re-read once. */
+const REREAD_AFTER_MS = 200;
+
+const notEdited = (key: string) => !editedRecords.has(recordOfPath(key) ?? '');
+
+/**
+ * The live channel for a signed-in person (its own lazy chunk, loaded after sign-in): opens the
+ * socket, re-reads the mounted lists a change touches in place (SWR keeps the page, scroll,
+ * selection and focus, as nothing remounts), keeps presence, and shows a quiet badge while offline.
+ */
+export default function LiveRoot() {
+  const { mutate } = useSWRConfig();
+  const { status } = useSnapshot(liveState);
+
+  useEffect(() => {
+    const touched = new Set<AuditEntity>();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const reread = () => {
+      timer = undefined;
+      const entities = new Set(touched);
+      touched.clear();
+      void mutate((key) => typeof key === 'string' && showsEntity(key, entities) && notEdited(key));
+    };
+    const stopListening = onLive((message) => {
+      if (message.type === 'changed') {
+        touched.add(message.entity);
+        timer ??= setTimeout(reread, REREAD_AFTER_MS);
+      } else if (message.type === 'resync') {
+        void mutate((key) => typeof key === 'string' && notEdited(key));
+      } else if (message.type === 'presence') {
+        liveState.presence[recordKey(message.entity, message.id)] = message.people;
+      } else if (message.type === 'notification') {
+        void mutate((key) => typeof key === 'string' && key.startsWith('notifications'));
+      }
+    });
+    const stop = startLive();
+    return () => {
+      stopListening();
+      stop();
+      clearTimeout(timer);
+    };
+  }, [mutate]);
+
+  return status === 'offline' ? (
+    <Badge color="gray" variant="light" role="status" data-testid="live-offline">
+      Offline, reconnecting…
+    </Badge>
+  ) : null;
+}

@@ -1,0 +1,84 @@
+import { API_BASE } from '../../../shared/constants';
+import { LIVE_SESSION_ENDED, type ServerMessage } from '../../../shared/live';
+import { ApiError } from '../api';
+import { callApi } from '../endpoints';
+import { emitLive, liveState, setLiveSender } from './bus';
+
+const MAX_DELAY_MS = 30_000;
+/** Answers that mean this API has no live channel (an upstream without one): stay quiet, as before. */
+const NO_CHANNEL = new Set([404, 405, 501]);
+
+/**
+ * Keeps one socket open while signed in: a fresh ticket for each attempt, reconnecting with
+ * growing, jittered delays, and a `resync` after any gap so open views re-read what they missed.
+ * Returns the stop function.
+ */
+export const startLive = () => {
+  let stopped = false;
+  let failures = 0;
+  let everOpen = false;
+  let socket: WebSocket | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const retry = () => {
+    if (stopped) return;
+    liveState.status = everOpen ? 'offline' : 'connecting';
+    const delay = Math.min(MAX_DELAY_MS, 1000 * 2 ** failures) * (0.5 + Math.random() / 2);
+    failures += 1;
+    timer = setTimeout(() => void open(), delay);
+  };
+
+  const open = async () => {
+    if (stopped) return;
+    let ticket: string;
+    try {
+      ({ ticket } = await callApi('POST /live/ticket'));
+    } catch (error) {
+      // 401 signs the person out through the API client; no channel means no live updates.
+      if (error instanceof ApiError && (error.status === 401 || NO_CHANNEL.has(error.status))) {
+        liveState.status = 'off';
+        return;
+      }
+      retry();
+      return;
+    }
+    if (stopped) return;
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${scheme}://${location.host}${API_BASE}/live?ticket=${encodeURIComponent(ticket)}`);
+    socket = ws;
+    ws.onmessage = (event) => {
+      let message: ServerMessage;
+      try {
+        message = JSON.parse(String(event.data)) as ServerMessage;
+      } catch {
+        return;
+      }
+      if (message.type === 'hello') {
+        const gap = everOpen;
+        everOpen = true;
+        failures = 0;
+        liveState.status = 'online';
+        setLiveSender((view) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(view)));
+        if (gap) emitLive({ type: 'resync' });
+      }
+      emitLive(message);
+    };
+    ws.onclose = (event) => {
+      if (socket === ws) socket = null;
+      setLiveSender(null);
+      liveState.presence = {};
+      // A session that ended (4401) tries once more at once: a changed password brings a new token.
+      if (event.code === LIVE_SESSION_ENDED) failures = 0;
+      retry();
+    };
+  };
+
+  void open();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    socket?.close(1000, 'Signed out');
+    setLiveSender(null);
+    liveState.status = 'off';
+  };
+};

@@ -1,0 +1,32 @@
+import type { MiddlewareHandler } from 'hono';
+import { changesOfRequest } from '../db/live';
+import { notificationsOfRequest } from '../db/notifications';
+import type { ProviderBindings } from '../env';
+import { requestIdOf } from '../http/audit-context';
+import type { ProviderEnv } from '../http/auth';
+import { teamHub } from './team-hub';
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const publish = async (env: ProviderBindings, actorId: number, requestId: string | null) => {
+  const [changes, notifications] = requestId
+    ? await Promise.all([changesOfRequest(env.DB, actorId, requestId), notificationsOfRequest(env.DB, actorId, requestId)])
+    : [[], []];
+  // Whose sessions the write may have ended: the actor's (sign-out, own password) and any account it changed.
+  const sessionsOf = [actorId, ...changes.filter((change) => change.entity === 'user').map((change) => change.id)];
+  await teamHub(env).publish({ changes, notifications, sessionsOf });
+};
+
+/**
+ * The one place every committed write reaches the live channel (docs/architecture.md#live-updates):
+ * after a signed-in write has answered with success, its batch has committed, and the hub is told
+ * what the audit entries of that request name, without holding up the answer.
+ */
+export const publishChanges: MiddlewareHandler<ProviderEnv> = async (c, next) => {
+  await next();
+  const actorId = c.get('userId');
+  if (READS.has(c.req.method) || c.res.status >= 400 || actorId === undefined) return;
+  c.executionCtx.waitUntil(
+    publish(c.env, actorId, requestIdOf(c)).catch((error: unknown) => console.error('live: publish failed', error)),
+  );
+};

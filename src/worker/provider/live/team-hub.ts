@@ -1,0 +1,4 @@
+import type { ProviderBindings } from '../env';
+
+/** The one hub of the whole team. */
+export const teamHub = (env: ProviderBindings) => env.LIVE.get(env.LIVE.idFromName('team'));
