@@ -3,15 +3,17 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { BackupList } from '../../src/shared/types';
 import type { Env } from '../../src/worker/env';
 import worker from '../../src/worker/index';
+import { startBackup } from '../../src/worker/provider/db/backup';
 import { readBackup } from './backup-files';
 import { api, readJson, signedIn } from './support';
 
 const CRON = '0 3 * * *';
+const EVERY_MINUTE = '* * * * *';
 
 /** Runs the Worker's scheduled handler as the Cron Trigger would, with `vars` over wrangler.toml's. */
-const runSchedule = async (vars: Partial<Env> = {}) => {
+const runSchedule = async (vars: Partial<Env> = {}, cron = CRON) => {
   const ctx = createExecutionContext();
-  const controller = createScheduledController({ scheduledTime: new Date(), cron: CRON });
+  const controller = createScheduledController({ scheduledTime: new Date(), cron });
   const run = (worker.scheduled as ExportedHandlerScheduledHandler<Env>)(controller, { ...env, ...vars }, ctx);
   await run;
   await waitOnExecutionContext(ctx);
@@ -96,11 +98,28 @@ describe('the scheduled backup', () => {
 
   it('leaves every backup in place when the backup fails', async () => {
     const seeded = await seed(['2024-01-01T03:00:00.000Z', '2024-01-02T03:00:00.000Z', '2024-02-01T03:00:00.000Z']);
-    // An unmigrated database: the backup cannot take its lock, so the run fails.
-    const unmigrated = (await env.RESTORE_DB.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'backup_lock'").first<number>('n')) ?? 0;
+    // An unmigrated database: the backup cannot record its run, so it fails.
+    const unmigrated = (await env.RESTORE_DB.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'backup_runs'").first<number>('n')) ?? 0;
     expect(unmigrated).toBe(0);
     await expect(runSchedule({ DB: env.RESTORE_DB, BACKUP_KEEP_DAILY: '1', BACKUP_KEEP_MONTHLY: '0' })).rejects.toThrow();
     expect(await keys()).toEqual(seeded.sort());
+  });
+
+  it('carries an unfinished backup on from the minute trigger, then applies retention', async () => {
+    const seeded = await seed(['2024-01-01T03:00:00.000Z', '2024-01-02T03:00:00.000Z']);
+    // A run the daily trigger started and left for later invocations.
+    const { runId } = await startBackup(env.DB, env.BACKUPS, { madeBy: { type: 'schedule' } });
+    const state = () => env.DB.prepare('SELECT status FROM backup_runs WHERE id = ?1').bind(runId).first<string>('status');
+    expect(await state()).toBe('running');
+    await runSchedule({ BACKUP_KEEP_DAILY: '1', BACKUP_KEEP_MONTHLY: '0' }, EVERY_MINUTE);
+    expect(await state()).toBe('done');
+    const remaining = await keys();
+    expect(remaining).toHaveLength(1);
+    expect(seeded).not.toContain(remaining[0]);
+    expect((await readBackup(remaining[0] as string)).manifest.users?.rows).toBeGreaterThanOrEqual(1);
+    // With nothing left to carry on, the minute trigger changes nothing.
+    await runSchedule({ BACKUP_KEEP_DAILY: '1', BACKUP_KEEP_MONTHLY: '0' }, EVERY_MINUTE);
+    expect(await keys()).toEqual(remaining);
   });
 
   it('does nothing when the app uses an upstream API', async () => {
