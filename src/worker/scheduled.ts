@@ -1,5 +1,5 @@
 import type { Env } from './env';
-import { startBackup, stepBackup, type StepOutcome } from './provider/db/backup';
+import { STEP_BUDGET, startBackup, stepBackup, type StepOutcome } from './provider/db/backup';
 import { pruneBackups, retentionPolicy } from './provider/db/backup-retention';
 import { nextRunToContinue } from './provider/db/backup-run';
 
@@ -27,8 +27,8 @@ const finish = async (env: Env, outcome: StepOutcome | null) => {
  */
 export const runScheduledBackup = async (env: Env) => {
   if (usesUpstream(env)) return null;
-  const { runId } = await startBackup(env.DB, env.BACKUPS, { madeBy: { type: 'schedule' } });
-  return { runId, ...(await finish(env, await stepBackup(env.DB, env.BACKUPS, runId))) };
+  const { runId, queries } = await startBackup(env.DB, env.BACKUPS, { madeBy: { type: 'schedule' } });
+  return { runId, ...(await finish(env, await stepBackup(env.DB, env.BACKUPS, runId, STEP_BUDGET, queries))) };
 };
 
 /** One step of the oldest unfinished backup that no invocation is working on, if there is one. */

@@ -99,12 +99,13 @@ const pageOf = (db: D1Database, runId: string, state: RunState, table: DataTable
 /**
  * One invocation's share of a backup: takes the run, writes lines from where the last step
  * stopped until the budget is spent or the data ends, and either saves its place or finishes the
- * file (manifest, upload completed, copies dropped, audit entry). Null when another step holds
- * the run or it has ended.
+ * file (manifest, upload completed, copies dropped, audit entry). `spent`: the queries this
+ * invocation made before (starting the backup), which count against the same budget. Null when
+ * another step holds the run or it has ended.
  */
-export const stepBackup = async (db: D1Database, bucket: R2Bucket, runId: string, budget: StepBudget = STEP_BUDGET): Promise<StepOutcome | null> => {
+export const stepBackup = async (db: D1Database, bucket: R2Bucket, runId: string, budget: StepBudget = STEP_BUDGET, spent = 0): Promise<StepOutcome | null> => {
   const started = Date.now();
-  let queries = 1;
+  let queries = spent + 1;
   const state = await claimRun(db, runId);
   if (!state) return null;
   const upload = bucket.resumeMultipartUpload(state.key, state.uploadId);
@@ -183,9 +184,9 @@ export const stepBackup = async (db: D1Database, bucket: R2Bucket, runId: string
  * takes one step per invocation instead (src/worker/scheduled.ts).
  */
 export const writeBackup = async (db: D1Database, bucket: R2Bucket, options: BackupOptions, budget: StepBudget = STEP_BUDGET): Promise<BackupResult> => {
-  const { runId } = await startBackup(db, bucket, options);
-  for (;;) {
-    const outcome = await stepBackup(db, bucket, runId, budget);
+  const { runId, queries } = await startBackup(db, bucket, options);
+  for (let spent = queries; ; spent = 0) {
+    const outcome = await stepBackup(db, bucket, runId, budget, spent);
     if (!outcome) throw new Error('The backup was taken over by another step');
     if (outcome.done) return outcome.backup;
   }
