@@ -42,6 +42,7 @@ CREATE TABLE backup_runs (
   state TEXT NOT NULL DEFAULT '{}', -- JSON, src/worker/provider/db/backup-run.ts
   lease_until INTEGER NOT NULL DEFAULT 0, -- unix seconds
   steps INTEGER NOT NULL DEFAULT 0,
+  attempts INTEGER NOT NULL DEFAULT 0, -- steps taken since the place was last saved: a run that keeps dying is given up
   max_step_queries INTEGER NOT NULL DEFAULT 0,
   copy_ms INTEGER, -- how long the copying transaction kept writes waiting
   started_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),

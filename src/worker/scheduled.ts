@@ -1,5 +1,5 @@
 import type { Env } from './env';
-import { STEP_BUDGET, startBackup, stepBackup, type StepOutcome } from './provider/db/backup';
+import { STEP_BUDGET, abandonStuckRuns, startBackup, stepBackup, type StepOutcome } from './provider/db/backup';
 import { pruneBackups, retentionPolicy } from './provider/db/backup-retention';
 import { nextRunToContinue } from './provider/db/backup-run';
 
@@ -31,9 +31,13 @@ export const runScheduledBackup = async (env: Env) => {
   return { runId, ...(await finish(env, await stepBackup(env.DB, env.BACKUPS, runId, STEP_BUDGET, queries))) };
 };
 
-/** One step of the oldest unfinished backup that no invocation is working on, if there is one. */
+/**
+ * One step of the oldest unfinished backup that no invocation is working on, if there is one,
+ * after giving up any whose steps keep dying.
+ */
 export const continueBackup = async (env: Env) => {
   if (env.UPSTREAM_API_URL?.trim()) return null;
+  await abandonStuckRuns(env.DB, env.BACKUPS);
   const runId = await nextRunToContinue(env.DB);
   if (!runId) return null;
   return { runId, ...(await finish(env, await stepBackup(env.DB, env.BACKUPS, runId))) };

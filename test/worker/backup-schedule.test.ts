@@ -122,6 +122,17 @@ describe('the scheduled backup', () => {
     expect(await keys()).toEqual(remaining);
   });
 
+  it('gives up a backup whose steps keep dying before they save their place: no file, no copies', async () => {
+    const { runId } = await startBackup(env.DB, env.BACKUPS, { madeBy: { type: 'schedule' } });
+    // Three steps in a row that took the run and never saved (a Worker stopped over its CPU limit).
+    await env.DB.prepare('UPDATE backup_runs SET attempts = 3, lease_until = unixepoch() - 1 WHERE id = ?1').bind(runId).run();
+    await runSchedule({}, EVERY_MINUTE);
+    const run = await env.DB.prepare('SELECT status, error FROM backup_runs WHERE id = ?1').bind(runId).first<{ status: string; error: string }>();
+    expect(run).toEqual({ status: 'failed', error: 'gave up after 3 steps in a row ended without saving their place' });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name LIKE ?1").bind(`backup_copy_${runId}_%`).first<number>('n')).toBe(0);
+    expect(await keys()).toEqual([]);
+  });
+
   it('does nothing when the app uses an upstream API', async () => {
     const seeded = await seed(['2024-01-01T03:00:00.000Z', '2024-01-02T03:00:00.000Z']);
     await runSchedule({ UPSTREAM_API_URL: 'https://api.example.com', BACKUP_KEEP_DAILY: '1', BACKUP_KEEP_MONTHLY: '0' });

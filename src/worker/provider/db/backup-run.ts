@@ -34,6 +34,8 @@ export interface RunState {
 
 /** A step holds its run this long; one that died frees it for the next step after that. */
 export const STEP_LEASE_SECONDS = 15 * 60;
+/** Steps in a row that died before saving their place; then the run is given up, not retried for ever. */
+export const MAX_ATTEMPTS = 3;
 
 /** A run's copy of a table: made in the transaction that starts it, dropped when it ends. */
 export const copyTable = (runId: string, table: DataTable) => `${BACKUP_COPY_PREFIX}${runId}_${table}`;
@@ -64,8 +66,10 @@ export const dropCopies = (db: D1Database, runId: string) => COPIED_TABLES.map((
 /** Takes a run whose lease is free for one step; null when another step holds it or it ended. */
 export const claimRun = async (db: D1Database, runId: string) => {
   const row = await db
-    .prepare("UPDATE backup_runs SET lease_until = unixepoch() + ?2, steps = steps + 1 WHERE id = ?1 AND status = 'running' AND lease_until <= unixepoch() RETURNING state")
-    .bind(runId, STEP_LEASE_SECONDS)
+    .prepare(
+      "UPDATE backup_runs SET lease_until = unixepoch() + ?2, steps = steps + 1, attempts = attempts + 1 WHERE id = ?1 AND status = 'running' AND lease_until <= unixepoch() AND attempts < ?3 RETURNING state",
+    )
+    .bind(runId, STEP_LEASE_SECONDS, MAX_ATTEMPTS)
     .first<{ state: string }>();
   return row ? (JSON.parse(row.state) as RunState) : null;
 };
@@ -73,7 +77,7 @@ export const claimRun = async (db: D1Database, runId: string) => {
 /** Saves where the step stopped and frees the run for the next step. */
 export const saveRun = (db: D1Database, runId: string, state: RunState, queries: number, copyMs?: number) =>
   db
-    .prepare('UPDATE backup_runs SET state = ?2, lease_until = 0, max_step_queries = max(max_step_queries, ?3), copy_ms = coalesce(?4, copy_ms) WHERE id = ?1')
+    .prepare('UPDATE backup_runs SET state = ?2, lease_until = 0, attempts = 0, max_step_queries = max(max_step_queries, ?3), copy_ms = coalesce(?4, copy_ms) WHERE id = ?1')
     .bind(runId, JSON.stringify(state), queries, copyMs ?? null);
 
 export const endRun = (db: D1Database, runId: string, status: 'done' | 'failed', queries: number, error: string | null = null) =>
@@ -83,4 +87,16 @@ export const endRun = (db: D1Database, runId: string, status: 'done' | 'failed',
 
 /** The oldest unfinished run that no step holds: a scheduled invocation takes it up. */
 export const nextRunToContinue = (db: D1Database) =>
-  db.prepare("SELECT id FROM backup_runs WHERE status = 'running' AND lease_until <= unixepoch() ORDER BY started_at LIMIT 1").first<string>('id');
+  db
+    .prepare("SELECT id FROM backup_runs WHERE status = 'running' AND lease_until <= unixepoch() AND attempts < ?1 ORDER BY started_at LIMIT 1")
+    .bind(MAX_ATTEMPTS)
+    .first<string>('id');
+
+/** Runs whose last steps all died before saving their place, with where they had got to. */
+export const stuckRuns = async (db: D1Database) =>
+  (
+    await db
+      .prepare("SELECT id, state FROM backup_runs WHERE status = 'running' AND lease_until <= unixepoch() AND attempts >= ?1")
+      .bind(MAX_ATTEMPTS)
+      .all<{ id: string; state: string }>()
+  ).results.map(({ id, state }) => ({ id, state: JSON.parse(state) as Partial<RunState> }));

@@ -4,7 +4,7 @@ import { NO_ACTOR, auditEvent, type AuditContext } from './audit';
 import { BACKUP_FORMAT, backupKey, makerTag, type BackupHeader, type BackupMaker, type Row } from './backup-format';
 import { gzipMember } from './backup-gzip';
 import { partUploader, tailKey } from './backup-parts';
-import { claimRun, copyTable, dropCopies, endRun, newRunId, saveRun, startStatements, type RunState } from './backup-run';
+import { MAX_ATTEMPTS, claimRun, copyTable, dropCopies, endRun, newRunId, saveRun, startStatements, stuckRuns, type RunState } from './backup-run';
 import { ResumableSha256, emptySha256State } from './sha256';
 import { BACKUP_MODE, DATA_TABLES, SCHEMA_VERSION_SQL, type DataTable } from './tables';
 
@@ -177,6 +177,21 @@ export const stepBackup = async (db: D1Database, bucket: R2Bucket, runId: string
     await db.batch([...dropCopies(db, runId), endRun(db, runId, 'failed', queries, (error as Error).message)]).catch(() => undefined);
     throw error;
   }
+};
+
+/**
+ * Gives up the runs whose steps keep dying before they save their place (a step over the CPU
+ * limit would die the same way every time): the upload is aborted, the copies are dropped, and
+ * the run is marked failed, so the database does not hold the data twice for ever.
+ */
+export const abandonStuckRuns = async (db: D1Database, bucket: R2Bucket) => {
+  const stuck = await stuckRuns(db);
+  for (const { id, state } of stuck) {
+    if (state.key && state.uploadId) await bucket.resumeMultipartUpload(state.key, state.uploadId).abort().catch(() => undefined);
+    await bucket.delete(tailKey(id));
+    await db.batch([...dropCopies(db, id), endRun(db, id, 'failed', 0, `gave up after ${MAX_ATTEMPTS} steps in a row ended without saving their place`)]);
+  }
+  return stuck.map(({ id }) => id);
 };
 
 /**
