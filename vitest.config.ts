@@ -36,7 +36,8 @@ export default defineConfig(async () => ({
           include: ['test/worker/**/*.test.ts'],
           // Sign-in tests run many full PBKDF2 hashes; on a busy two-core machine 5 s is too tight.
           testTimeout: 30_000,
-          setupFiles: ['test/worker/apply-migrations.ts'],
+          // d1-limits.ts holds every test to Cloudflare's per-statement limits before anything runs.
+          setupFiles: ['test/worker/d1-limits.ts', 'test/worker/apply-migrations.ts'],
           // A real HTTP upstream for the passthrough tests; its URL reaches them through inject().
           globalSetup: ['test/worker/upstream-server.global.ts'],
         },

@@ -28,23 +28,3 @@ CREATE TABLE ticket_watchers (
   UNIQUE (ticket_id, user_id)
 );
 CREATE INDEX ticket_watchers_user ON ticket_watchers (user_id);
-
--- Locked during a backup like every data table (migration 0006).
-CREATE TRIGGER backup_lock_notifications_insert BEFORE INSERT ON notifications
-  WHEN EXISTS (SELECT 1 FROM backup_lock WHERE expires_at > unixepoch())
-  BEGIN SELECT RAISE(ABORT, 'backup in progress'); END;
-CREATE TRIGGER backup_lock_notifications_update BEFORE UPDATE ON notifications
-  WHEN EXISTS (SELECT 1 FROM backup_lock WHERE expires_at > unixepoch())
-  BEGIN SELECT RAISE(ABORT, 'backup in progress'); END;
-CREATE TRIGGER backup_lock_notifications_delete BEFORE DELETE ON notifications
-  WHEN EXISTS (SELECT 1 FROM backup_lock WHERE expires_at > unixepoch())
-  BEGIN SELECT RAISE(ABORT, 'backup in progress'); END;
-CREATE TRIGGER backup_lock_ticket_watchers_insert BEFORE INSERT ON ticket_watchers
-  WHEN EXISTS (SELECT 1 FROM backup_lock WHERE expires_at > unixepoch())
-  BEGIN SELECT RAISE(ABORT, 'backup in progress'); END;
-CREATE TRIGGER backup_lock_ticket_watchers_update BEFORE UPDATE ON ticket_watchers
-  WHEN EXISTS (SELECT 1 FROM backup_lock WHERE expires_at > unixepoch())
-  BEGIN SELECT RAISE(ABORT, 'backup in progress'); END;
-CREATE TRIGGER backup_lock_ticket_watchers_delete BEFORE DELETE ON ticket_watchers
-  WHEN EXISTS (SELECT 1 FROM backup_lock WHERE expires_at > unixepoch())
-  BEGIN SELECT RAISE(ABORT, 'backup in progress'); END;

@@ -18,6 +18,11 @@ export interface ServeOptions {
   triggerHandlers?: boolean;
   /** Opens the inspector on this port, for figures read from inside the Worker's isolate. */
   inspectorPort?: number;
+  /**
+   * true only behind edge-front.ts, which sets CF-Connecting-IP as Cloudflare's edge does.
+   * Miniflare alone keeps a CF-Connecting-IP the client sends, so there it is no address.
+   */
+  trustConnectingIp?: boolean;
 }
 
 /**
@@ -26,15 +31,14 @@ export interface ServeOptions {
  * live-reload proxy sits in front of every request, adds about 15 ms to each, and now and then
  * left a page's script requests unanswered for 30 s.
  */
-export const serveBuilt = async ({ port, stateDir, upstream, quiet, pages = true, triggerHandlers = false, inspectorPort }: ServeOptions) => {
+export const serveBuilt = async ({ port, stateDir, upstream, quiet, pages = true, triggerHandlers = false, inspectorPort, trustConnectingIp = false }: ServeOptions) => {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(BUILT_CONFIG);
   const mf = new Miniflare({
     ...workerOptions,
     ...(pages ? {} : { assets: undefined, serviceBindings: { ASSETS: () => new Response('Not Found', { status: 404 }) } }),
     modules: true,
     scriptPath: BUILT_WORKER,
-    // Miniflare keeps a CF-Connecting-IP the client sends, so locally it is no address.
-    bindings: { ...workerOptions.bindings, TRUST_CF_CONNECTING_IP: 'false', ...(upstream ? { UPSTREAM_API_URL: upstream } : {}) },
+    bindings: { ...workerOptions.bindings, TRUST_CF_CONNECTING_IP: String(trustConnectingIp), ...(upstream ? { UPSTREAM_API_URL: upstream } : {}) },
     host: '127.0.0.1',
     port,
     // The same folders `wrangler d1 migrations apply --persist-to <stateDir>` writes to.

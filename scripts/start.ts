@@ -1,7 +1,8 @@
 import { localStateDir } from './local-env';
 import { prepareLocal } from './prepare-local';
 import { bin, run } from './run';
-import { serveBuilt, waitUntilUp } from './serve';
+import { serveBehindEdge } from './edge-front';
+import { waitUntilUp } from './serve';
 import { DEMO_BILLING_EMAILS, DEMO_STAFF_EMAIL, DEMO_USER_PASSWORD } from './demo-data';
 import { DEMO_ADMIN_EMAIL, demoAdminPassword } from './seed';
 
@@ -16,7 +17,8 @@ const url = `http://localhost:${port}`;
 await prepareLocal();
 await run(bin('vite'), ['build', '--logLevel', 'warn']);
 
-const server = await serveBuilt({ port, stateDir: localStateDir(), upstream });
+// Behind a front that sets CF-Connecting-IP as Cloudflare's edge does: the sign-in limiter counts per address.
+const server = await serveBehindEdge({ port, stateDir: localStateDir(), upstream });
 const stop = async () => {
   await server.dispose();
   process.exit(0);

@@ -1,22 +1,48 @@
 import type { Env } from './env';
-import { writeBackup } from './provider/db/backup';
+import { STEP_BUDGET, abandonStuckRuns, startBackup, stepBackup, type StepOutcome } from './provider/db/backup';
 import { pruneBackups, retentionPolicy } from './provider/db/backup-retention';
+import { nextRunToContinue } from './provider/db/backup-run';
 
-/**
- * The daily backup of the embedded provider's database (the Cron Trigger in wrangler.toml),
- * then retention. A failed backup throws, which marks the run failed in the Workers dashboard,
- * and deletes nothing.
- */
-export const runScheduledBackup = async (env: Env) => {
-  if (env.UPSTREAM_API_URL?.trim()) {
-    console.warn('scheduled backup skipped: UPSTREAM_API_URL is set, so the data is not in this D1 database');
-    return null;
-  }
-  const backup = await writeBackup(env.DB, env.BACKUPS, { madeBy: { type: 'schedule' } });
-  const deleted = await pruneBackups(env.BACKUPS, retentionPolicy(env), backup.key);
-  return { backup, deleted };
+/** The daily backup's Cron Trigger in wrangler.toml; the other trigger carries backups on. */
+export const DAILY_BACKUP_CRON = '0 3 * * *';
+
+const usesUpstream = (env: Env) => {
+  if (!env.UPSTREAM_API_URL?.trim()) return false;
+  console.warn('scheduled backup skipped: UPSTREAM_API_URL is set, so the data is not in this D1 database');
+  return true;
 };
 
-export const scheduled: ExportedHandlerScheduledHandler<Env> = async (_controller, env) => {
-  await runScheduledBackup(env);
+/** Retention runs after a scheduled backup is complete, and never before. */
+const finish = async (env: Env, outcome: StepOutcome | null) => {
+  if (!outcome?.done) return { backup: null, deleted: [] as string[] };
+  const deleted = outcome.madeBy.type === 'schedule' ? await pruneBackups(env.BACKUPS, retentionPolicy(env), outcome.backup.key) : [];
+  return { backup: outcome.backup, deleted };
+};
+
+/**
+ * The daily backup of the embedded provider's database: starts it and takes its first step. A
+ * database too large for one invocation's budget is carried on by the minute trigger, one step
+ * per invocation (docs/decisions.md#the-backup-in-steps). A failed step throws, which marks the
+ * run failed in the Workers dashboard, and deletes nothing.
+ */
+export const runScheduledBackup = async (env: Env) => {
+  if (usesUpstream(env)) return null;
+  const { runId, queries } = await startBackup(env.DB, env.BACKUPS, { madeBy: { type: 'schedule' } });
+  return { runId, ...(await finish(env, await stepBackup(env.DB, env.BACKUPS, runId, STEP_BUDGET, queries))) };
+};
+
+/**
+ * One step of the oldest unfinished backup that no invocation is working on, if there is one,
+ * after giving up any whose steps keep dying.
+ */
+export const continueBackup = async (env: Env) => {
+  if (env.UPSTREAM_API_URL?.trim()) return null;
+  await abandonStuckRuns(env.DB, env.BACKUPS);
+  const runId = await nextRunToContinue(env.DB);
+  if (!runId) return null;
+  return { runId, ...(await finish(env, await stepBackup(env.DB, env.BACKUPS, runId))) };
+};
+
+export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller, env) => {
+  await (controller.cron === DAILY_BACKUP_CRON ? runScheduledBackup(env) : continueBackup(env));
 };

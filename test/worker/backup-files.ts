@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
 import { expect } from 'vitest';
 import type { BackupHeader, Manifest, Row } from '../../src/worker/provider/db/backup-format';
+import { gunzipStream } from '../../src/worker/provider/db/backup-gzip';
 import type { RestoreSource } from '../../src/worker/provider/db/restore';
 
 /** A backup file taken apart line by line, read here independently of the restore code. */
@@ -11,8 +12,13 @@ export interface BackupFile {
   manifest: Manifest;
 }
 
-export const gunzip = async (bytes: Uint8Array | ArrayBuffer) =>
-  new Response(new Response(bytes).body?.pipeThrough(new DecompressionStream('gzip'))).text();
+/** A whole gzip file as text, its members one after another (backup-gzip.ts). */
+export const gunzip = async (bytes: Uint8Array | ArrayBuffer) => {
+  const decoder = new TextDecoder();
+  let text = '';
+  for await (const chunk of gunzipStream(new Response(bytes).body as ReadableStream<Uint8Array>)) text += decoder.decode(chunk, { stream: true });
+  return text + decoder.decode();
+};
 
 export const gzip = async (text: string) =>
   new Uint8Array(await new Response(new Response(text).body?.pipeThrough(new CompressionStream('gzip'))).arrayBuffer());

@@ -3,15 +3,17 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { BackupList } from '../../src/shared/types';
 import type { Env } from '../../src/worker/env';
 import worker from '../../src/worker/index';
+import { startBackup } from '../../src/worker/provider/db/backup';
 import { readBackup } from './backup-files';
 import { api, readJson, signedIn } from './support';
 
 const CRON = '0 3 * * *';
+const EVERY_MINUTE = '* * * * *';
 
 /** Runs the Worker's scheduled handler as the Cron Trigger would, with `vars` over wrangler.toml's. */
-const runSchedule = async (vars: Partial<Env> = {}) => {
+const runSchedule = async (vars: Partial<Env> = {}, cron = CRON) => {
   const ctx = createExecutionContext();
-  const controller = createScheduledController({ scheduledTime: new Date(), cron: CRON });
+  const controller = createScheduledController({ scheduledTime: new Date(), cron });
   const run = (worker.scheduled as ExportedHandlerScheduledHandler<Env>)(controller, { ...env, ...vars }, ctx);
   await run;
   await waitOnExecutionContext(ctx);
@@ -96,11 +98,39 @@ describe('the scheduled backup', () => {
 
   it('leaves every backup in place when the backup fails', async () => {
     const seeded = await seed(['2024-01-01T03:00:00.000Z', '2024-01-02T03:00:00.000Z', '2024-02-01T03:00:00.000Z']);
-    // An unmigrated database: the backup cannot take its lock, so the run fails.
-    const unmigrated = (await env.RESTORE_DB.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'backup_lock'").first<number>('n')) ?? 0;
+    // An unmigrated database: the backup cannot record its run, so it fails.
+    const unmigrated = (await env.RESTORE_DB.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'backup_runs'").first<number>('n')) ?? 0;
     expect(unmigrated).toBe(0);
     await expect(runSchedule({ DB: env.RESTORE_DB, BACKUP_KEEP_DAILY: '1', BACKUP_KEEP_MONTHLY: '0' })).rejects.toThrow();
     expect(await keys()).toEqual(seeded.sort());
+  });
+
+  it('carries an unfinished backup on from the minute trigger, then applies retention', async () => {
+    const seeded = await seed(['2024-01-01T03:00:00.000Z', '2024-01-02T03:00:00.000Z']);
+    // A run the daily trigger started and left for later invocations.
+    const { runId } = await startBackup(env.DB, env.BACKUPS, { madeBy: { type: 'schedule' } });
+    const state = () => env.DB.prepare('SELECT status FROM backup_runs WHERE id = ?1').bind(runId).first<string>('status');
+    expect(await state()).toBe('running');
+    await runSchedule({ BACKUP_KEEP_DAILY: '1', BACKUP_KEEP_MONTHLY: '0' }, EVERY_MINUTE);
+    expect(await state()).toBe('done');
+    const remaining = await keys();
+    expect(remaining).toHaveLength(1);
+    expect(seeded).not.toContain(remaining[0]);
+    expect((await readBackup(remaining[0] as string)).manifest.users?.rows).toBeGreaterThanOrEqual(1);
+    // With nothing left to carry on, the minute trigger changes nothing.
+    await runSchedule({ BACKUP_KEEP_DAILY: '1', BACKUP_KEEP_MONTHLY: '0' }, EVERY_MINUTE);
+    expect(await keys()).toEqual(remaining);
+  });
+
+  it('gives up a backup whose steps keep dying before they save their place: no file, no copies', async () => {
+    const { runId } = await startBackup(env.DB, env.BACKUPS, { madeBy: { type: 'schedule' } });
+    // Three steps in a row that took the run and never saved (a Worker stopped over its CPU limit).
+    await env.DB.prepare('UPDATE backup_runs SET attempts = 3, lease_until = unixepoch() - 1 WHERE id = ?1').bind(runId).run();
+    await runSchedule({}, EVERY_MINUTE);
+    const run = await env.DB.prepare('SELECT status, error FROM backup_runs WHERE id = ?1').bind(runId).first<{ status: string; error: string }>();
+    expect(run).toEqual({ status: 'failed', error: 'gave up after 3 steps in a row ended without saving their place' });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name LIKE ?1").bind(`backup_copy_${runId}_%`).first<number>('n')).toBe(0);
+    expect(await keys()).toEqual([]);
   });
 
   it('does nothing when the app uses an upstream API', async () => {

@@ -6,7 +6,8 @@ import { expect, it } from 'vitest';
 // froze the lines on the statement, voiding handed them back stamped with the void's time and
 // set the statement's total to 0.
 const before = env.TEST_MIGRATIONS.filter((m) => m.name < '0010');
-const rest = env.TEST_MIGRATIONS.filter((m) => m.name >= '0010');
+// Up to the migrations after 0010 that change what it made (0012 drops the backup lock's triggers).
+const rest = env.TEST_MIGRATIONS.filter((m) => m.name >= '0010' && m.name < '0012');
 const db = env.MIGRATION_DB;
 const all = async <T>(sql: string) => (await db.prepare(sql).all<T>()).results;
 

@@ -1,15 +1,31 @@
 import type { BackupResult } from '../../../shared/types';
 import { pruneExpiredWindows } from '../auth/rate-limit';
-import { BACKUP_FORMAT, backupKey, makerTag, workerdSha256, type BackupHeader, type BackupMaker, type Manifest, type Row } from './backup-format';
 import { NO_ACTOR, auditEvent, type AuditContext } from './audit';
+import { BACKUP_FORMAT, backupKey, makerTag, type BackupHeader, type BackupMaker, type Row } from './backup-format';
+import { gzipMember } from './backup-gzip';
+import { partUploader, tailKey } from './backup-parts';
+import { MAX_ATTEMPTS, claimRun, copyTable, dropCopies, endRun, newRunId, saveRun, startStatements, stuckRuns, type RunState } from './backup-run';
+import { ResumableSha256, emptySha256State } from './sha256';
 import { BACKUP_MODE, DATA_TABLES, SCHEMA_VERSION_SQL, type DataTable } from './tables';
 
-/** Rows read per page of a locked table; the backup's memory grows with this, not with the data. */
+/** Rows read per page; the backup's memory grows with this, not with the data. */
 export const BACKUP_PAGE_ROWS = 5000;
 /** R2 wants every part of a multipart upload but the last at least 5 MiB and all the same size. */
 export const BACKUP_PART_BYTES = 5 * 1024 * 1024;
-/** A lock not renewed for this long frees the database; every page renews it. */
-const LEASE_SECONDS = 60;
+
+/**
+ * What one invocation may spend before it saves its place and leaves the rest to the next:
+ * Cloudflare allows 1,000 D1 queries per invocation and 30 s of CPU by default. A step stops
+ * before its next page once either budget is spent; the clock also counts time waiting on D1 and
+ * R2, so the CPU a step uses stays well under its wall time.
+ */
+export interface StepBudget {
+  queries: number;
+  ms: number;
+}
+export const STEP_BUDGET: StepBudget = { queries: 200, ms: 15_000 };
+/** Queries a step makes besides its pages: claim, finishing (copies dropped, audit entry, end), save. */
+const STEP_OVERHEAD_QUERIES = DATA_TABLES.length + 6;
 
 export interface BackupOptions {
   madeBy: BackupMaker;
@@ -19,114 +35,54 @@ export interface BackupOptions {
   partBytes?: number;
 }
 
-interface Lock {
-  token: string;
-  schemaVersion: number;
-  counts: Record<DataTable, number>;
-  snapshots: Map<DataTable, Row[]>;
-  /** For the capped tables: the newest id when the lock was taken; later rows are not read. */
-  caps: Map<DataTable, number>;
-}
-
-const SNAPSHOT_TABLES = DATA_TABLES.filter((table) => BACKUP_MODE[table] === 'snapshot');
-const CAPPED_TABLES = DATA_TABLES.filter((table) => BACKUP_MODE[table] === 'capped');
+export type StepOutcome = { done: true; backup: BackupResult; madeBy: BackupMaker; queries: number } | { done: false; queries: number };
 
 /**
- * Takes the lock, and in the same transaction counts every table, reads the snapshot tables and
- * the schema version. From here until the lock is released no locked table changes.
+ * Starts a backup: in one transaction it copies every table but the audit log and notes the
+ * newest audit entry, so the backup is the database as it stood at that moment, whatever is
+ * written while the copies are read. Writes wait only while the copies are made.
  */
-const takeLock = async (db: D1Database): Promise<Lock> => {
-  const token = crypto.randomUUID();
-  const results = await db.batch<Row>([
-    db.prepare('DELETE FROM backup_lock WHERE expires_at <= unixepoch()'),
-    pruneExpiredWindows(db),
-    db.prepare('INSERT INTO backup_lock (token, expires_at) VALUES (?1, unixepoch() + ?2)').bind(token, LEASE_SECONDS),
-    db.prepare(SCHEMA_VERSION_SQL),
-    db.prepare(`SELECT ${DATA_TABLES.map((table) => `(SELECT count(*) FROM ${table}) AS ${table}`).join(', ')}`),
-    db.prepare(`SELECT ${CAPPED_TABLES.map((table) => `coalesce((SELECT max(id) FROM ${table}), 0) AS ${table}`).join(', ') || '0 AS none'}`),
-    ...SNAPSHOT_TABLES.map((table) => db.prepare(`SELECT * FROM ${table} ORDER BY rowid`)),
-  ]);
-  const [, , , version, counts, caps, ...snapshots] = results;
-  const capRow = (caps?.results[0] ?? {}) as Record<string, number>;
-  return {
-    token,
-    schemaVersion: Number(version?.results[0]?.version ?? 0),
-    counts: counts?.results[0] as Record<DataTable, number>,
-    snapshots: new Map(SNAPSHOT_TABLES.map((table, i) => [table, snapshots[i]?.results ?? []])),
-    caps: new Map(CAPPED_TABLES.map((table) => [table, Number(capRow[table] ?? 0)])),
-  };
-};
-
-const releaseLock = (db: D1Database, token: string) => db.prepare('DELETE FROM backup_lock WHERE token = ?1').bind(token).run();
-
-/**
- * A locked table in pages by id (its rowid), each page read in one transaction with the lease's
- * renewal. A lease that already lapsed may have let writes in, so the backup stops there.
- */
-async function* lockedPages(db: D1Database, token: string, table: DataTable, pageRows: number, cap = Number.MAX_SAFE_INTEGER) {
-  const renew = db.prepare('UPDATE backup_lock SET expires_at = unixepoch() + ?2 WHERE token = ?1 AND expires_at > unixepoch()');
-  const select = db.prepare(`SELECT * FROM ${table} WHERE id > ?1 AND id <= ?3 ORDER BY id LIMIT ?2`);
-  let after: number = Number.MIN_SAFE_INTEGER;
-  for (;;) {
-    const [renewal, page] = await db.batch<Row>([renew.bind(token, LEASE_SECONDS), select.bind(after, pageRows, cap)]);
-    if (!renewal?.meta.changes) throw new Error('The backup lost its lock on the database and was abandoned');
-    const rows = page?.results ?? [];
-    if (rows.length) yield rows;
-    if (rows.length < pageRows) return;
-    after = Number(rows[rows.length - 1]?.id);
-  }
-}
-
-/**
- * Collects compressed output into parts of exactly `partBytes` and uploads each as soon as it is
- * full, so at most one part is held in memory.
- */
-const partUploader = (upload: R2MultipartUpload, partBytes: number) => {
-  const chunks: Uint8Array[] = [];
-  const parts: R2UploadedPart[] = [];
-  let buffered = 0;
-
-  const take = (size: number) => {
-    const part = new Uint8Array(size);
-    for (let filled = 0; filled < size; ) {
-      const head = chunks[0] as Uint8Array;
-      const used = Math.min(head.byteLength, size - filled);
-      part.set(head.subarray(0, used), filled);
-      filled += used;
-      if (used === head.byteLength) chunks.shift();
-      else chunks[0] = head.subarray(used);
-    }
-    buffered -= size;
-    return part;
-  };
-  const send = async (bytes: Uint8Array) => {
-    parts.push(await upload.uploadPart(parts.length + 1, bytes));
-  };
-
-  return {
-    add: async (chunk: Uint8Array) => {
-      chunks.push(chunk);
-      buffered += chunk.byteLength;
-      while (buffered >= partBytes) await send(take(partBytes));
-    },
-    complete: async () => {
-      if (buffered > 0 || parts.length === 0) await send(take(buffered));
-      return upload.complete(parts);
-    },
-  };
-};
-
-/** Reads the gzip stream's output into the upload; on a failed part it cancels the stream. */
-const uploadCompressed = async (compressed: ReadableStream<Uint8Array>, upload: R2MultipartUpload, partBytes: number) => {
-  const parts = partUploader(upload, partBytes);
-  const reader = compressed.getReader();
+export const startBackup = async (db: D1Database, bucket: R2Bucket, { madeBy, audit = NO_ACTOR, pageRows = BACKUP_PAGE_ROWS, partBytes = BACKUP_PART_BYTES }: BackupOptions) => {
+  const runId = newRunId();
+  const createdAt = new Date().toISOString();
+  const key = backupKey(createdAt);
+  const started = Date.now();
+  const results = await db.batch<Row>([pruneExpiredWindows(db), db.prepare(SCHEMA_VERSION_SQL), ...startStatements(db, runId, key)]);
+  const copyMs = Date.now() - started;
+  const version = results[1]?.results[0];
+  const counts = results[results.length - 1]?.results[0] as Record<DataTable | 'audit_cap', number>;
   try {
-    for (let next = await reader.read(); !next.done; next = await reader.read()) await parts.add(next.value);
+    const total = DATA_TABLES.reduce((sum, table) => sum + counts[table], 0);
+    const upload = await bucket.createMultipartUpload(key, {
+      httpMetadata: { contentType: 'application/gzip' },
+      customMetadata: { madeBy: makerTag(madeBy), rows: String(total) },
+    });
+    const state: RunState = {
+      key,
+      createdAt,
+      madeBy,
+      audit,
+      schemaVersion: Number(version?.version ?? 0),
+      counts,
+      auditCap: Number(counts.audit_cap),
+      pageRows,
+      partBytes,
+      uploadId: upload.uploadId,
+      parts: [],
+      tailBytes: 0,
+      headerWritten: false,
+      table: 0,
+      after: 0,
+      rows: 0,
+      hash: emptySha256State(),
+      manifest: {},
+    };
+    await saveRun(db, runId, state, results.length + 1, copyMs).run();
+    return { runId, queries: results.length + 1, copyMs };
   } catch (error) {
-    await reader.cancel(error).catch(() => undefined);
+    await db.batch([...dropCopies(db, runId), endRun(db, runId, 'failed', 0, (error as Error).message)]).catch(() => undefined);
     throw error;
   }
-  return parts.complete();
 };
 
 const lines = (table: DataTable, rows: Row[]) => {
@@ -135,87 +91,130 @@ const lines = (table: DataTable, rows: Row[]) => {
   return text;
 };
 
-/**
- * Writes every data table to R2 as one streamed backup file (format in backup-format.ts): pages
- * of rows become NDJSON lines, gzip-compressed and uploaded in parts as they fill. Writes to the
- * locked tables get 503 from the lock's triggers until the last page is read.
- */
-export const writeBackup = async (
-  db: D1Database,
-  bucket: R2Bucket,
-  { madeBy, audit = NO_ACTOR, pageRows = BACKUP_PAGE_ROWS, partBytes = BACKUP_PART_BYTES }: BackupOptions,
-): Promise<BackupResult> => {
-  const createdAt = new Date().toISOString();
-  const key = backupKey(createdAt);
-  const lock = await takeLock(db);
-  let locked = true;
-  const unlock = async () => {
-    if (!locked) return;
-    locked = false;
-    await releaseLock(db, lock.token);
-  };
+const pageOf = (db: D1Database, runId: string, state: RunState, table: DataTable) =>
+  BACKUP_MODE[table] === 'copied'
+    ? db.prepare(`SELECT * FROM ${copyTable(runId, table)} WHERE rowid > ?1 ORDER BY rowid LIMIT ?2`).bind(state.after, state.pageRows)
+    : db.prepare(`SELECT * FROM ${table} WHERE id > ?1 AND id <= ?3 ORDER BY id LIMIT ?2`).bind(state.after, state.pageRows, state.auditCap);
 
-  let upload: R2MultipartUpload | undefined;
+/**
+ * One invocation's share of a backup: takes the run, writes lines from where the last step
+ * stopped until the budget is spent or the data ends, and either saves its place or finishes the
+ * file (manifest, upload completed, copies dropped, audit entry). `spent`: the queries this
+ * invocation made before (starting the backup), which count against the same budget. Null when
+ * another step holds the run or it has ended.
+ */
+export const stepBackup = async (db: D1Database, bucket: R2Bucket, runId: string, budget: StepBudget = STEP_BUDGET, spent = 0): Promise<StepOutcome | null> => {
+  const started = Date.now();
+  let queries = spent + 1;
+  const state = await claimRun(db, runId);
+  if (!state) return null;
+  const upload = bucket.resumeMultipartUpload(state.key, state.uploadId);
   try {
-    const total = DATA_TABLES.reduce((sum, table) => sum + lock.counts[table], 0);
-    upload = await bucket.createMultipartUpload(key, {
-      httpMetadata: { contentType: 'application/gzip' },
-      customMetadata: { madeBy: makerTag(madeBy), rows: String(total) },
-    });
-    const gzip = new CompressionStream('gzip');
-    const uploading = uploadCompressed(gzip.readable, upload, partBytes);
-    const writer = gzip.writable.getWriter();
+    const tail = state.tailBytes ? new Uint8Array(await ((await bucket.get(tailKey(runId))) as R2ObjectBody).arrayBuffer()) : new Uint8Array(0);
+    const parts = partUploader(upload, state.partBytes, state.parts, tail);
     const encoder = new TextEncoder();
+    // Each page is a gzip member of its own (backup-gzip.ts), so nothing is left half-compressed when a step ends.
+    const write = async (bytes: Uint8Array) => parts.add(await gzipMember(bytes));
 
     const produce = async () => {
-      const header: BackupHeader = { format: BACKUP_FORMAT, createdAt, schemaVersion: lock.schemaVersion, tables: [...DATA_TABLES] };
-      await writer.write(encoder.encode(`${JSON.stringify(header)}\n`));
-      const manifest: Manifest = {};
-      for (const table of DATA_TABLES) {
-        const hash = workerdSha256();
-        let rows = 0;
-        const snapshot = lock.snapshots.get(table);
-        const pages = snapshot ? [snapshot] : lockedPages(db, lock.token, table, pageRows, lock.caps.get(table));
-        for await (const page of pages) {
-          const bytes = encoder.encode(lines(table, page));
-          await Promise.all([writer.write(bytes), hash.update(bytes)]);
-          rows += page.length;
-        }
-        // The lock held, so every row counted when it was taken has been read, and no other.
-        if (rows !== lock.counts[table]) throw new Error(`The backup read ${rows} rows of ${table} but counted ${lock.counts[table]}`);
-        manifest[table] = { rows, sha256: await hash.hex() };
+      if (!state.headerWritten) {
+        const header: BackupHeader = { format: BACKUP_FORMAT, createdAt: state.createdAt, schemaVersion: state.schemaVersion, tables: [...DATA_TABLES] };
+        await write(encoder.encode(`${JSON.stringify(header)}\n`));
+        state.headerWritten = true;
       }
-      await unlock();
-      await writer.write(encoder.encode(`${JSON.stringify({ manifest })}\n`));
-      await writer.close();
-      return manifest;
+      const spent = () => queries + STEP_OVERHEAD_QUERIES >= budget.queries || Date.now() - started >= budget.ms;
+      while (state.table < DATA_TABLES.length) {
+        const table = DATA_TABLES[state.table] as DataTable;
+        const hash = new ResumableSha256(state.hash);
+        let finished = false;
+        while (!spent()) {
+          queries += 1;
+          const rows = (await pageOf(db, runId, state, table).all<Row>()).results;
+          if (rows.length) {
+            const bytes = encoder.encode(lines(table, rows));
+            hash.update(bytes);
+            await write(bytes);
+            state.rows += rows.length;
+            state.after = BACKUP_MODE[table] === 'copied' ? state.after + rows.length : Number(rows[rows.length - 1]?.id);
+          }
+          if (rows.length < state.pageRows) {
+            finished = true;
+            break;
+          }
+        }
+        if (!finished) {
+          state.hash = hash.state();
+          return false;
+        }
+        // The copies do not change, so every row counted when they were made has been read, and no other.
+        if (state.rows !== state.counts[table]) throw new Error(`The backup read ${state.rows} rows of ${table} but counted ${state.counts[table]}`);
+        state.manifest[table] = { rows: state.rows, sha256: hash.hex() };
+        Object.assign(state, { table: state.table + 1, after: 0, rows: 0, hash: emptySha256State() });
+      }
+      await write(encoder.encode(`${JSON.stringify({ manifest: state.manifest })}\n`));
+      return true;
     };
 
-    const [manifest, object] = await Promise.all([
-      produce().catch(async (error: unknown) => {
-        await writer.abort(error).catch(() => undefined);
-        throw error;
-      }),
-      uploading,
-    ]);
-    await recordBackup(db, bucket, audit, key);
-    return { key, createdAt, bytes: object.size, rows: Object.fromEntries(DATA_TABLES.map((table) => [table, manifest[table]?.rows ?? 0])) };
+    const complete = await produce();
+    if (!complete) {
+      const paused = parts.pause();
+      if (paused.tail.byteLength) await bucket.put(tailKey(runId), paused.tail);
+      Object.assign(state, { parts: paused.parts, tailBytes: paused.tail.byteLength });
+      queries += 1;
+      await saveRun(db, runId, state, queries).run();
+      return { done: false, queries };
+    }
+
+    const object = await parts.complete();
+    queries += DATA_TABLES.length + 2;
+    await recordBackup(db, bucket, state.audit, state.key, [...dropCopies(db, runId), endRun(db, runId, 'done', queries)]);
+    if (state.tailBytes) await bucket.delete(tailKey(runId));
+    const rows = Object.fromEntries(DATA_TABLES.map((table) => [table, state.manifest[table]?.rows ?? 0]));
+    return { done: true, madeBy: state.madeBy, queries, backup: { key: state.key, createdAt: state.createdAt, bytes: object.size, rows } };
   } catch (error) {
-    await upload?.abort().catch(() => undefined);
+    await upload.abort().catch(() => undefined);
+    await bucket.delete(tailKey(runId)).catch(() => undefined);
+    await db.batch([...dropCopies(db, runId), endRun(db, runId, 'failed', queries, (error as Error).message)]).catch(() => undefined);
     throw error;
-  } finally {
-    await unlock();
   }
 };
 
 /**
- * The backup's audit entry, written once the file is complete and the lock released. R2 and D1
- * share no transaction, so a file whose entry cannot be written is removed again: no backup exists
- * without its entry.
+ * Gives up the runs whose steps keep dying before they save their place (a step over the CPU
+ * limit would die the same way every time): the upload is aborted, the copies are dropped, and
+ * the run is marked failed, so the database does not hold the data twice for ever.
  */
-const recordBackup = async (db: D1Database, bucket: R2Bucket, audit: AuditContext, key: string) => {
+export const abandonStuckRuns = async (db: D1Database, bucket: R2Bucket) => {
+  const stuck = await stuckRuns(db);
+  for (const { id, state } of stuck) {
+    if (state.key && state.uploadId) await bucket.resumeMultipartUpload(state.key, state.uploadId).abort().catch(() => undefined);
+    await bucket.delete(tailKey(id));
+    await db.batch([...dropCopies(db, id), endRun(db, id, 'failed', 0, `gave up after ${MAX_ATTEMPTS} steps in a row ended without saving their place`)]);
+  }
+  return stuck.map(({ id }) => id);
+};
+
+/**
+ * A whole backup in this invocation, step after step: the Backup Database button. The schedule
+ * takes one step per invocation instead (src/worker/scheduled.ts).
+ */
+export const writeBackup = async (db: D1Database, bucket: R2Bucket, options: BackupOptions, budget: StepBudget = STEP_BUDGET): Promise<BackupResult> => {
+  const { runId, queries } = await startBackup(db, bucket, options);
+  for (let spent = queries; ; spent = 0) {
+    const outcome = await stepBackup(db, bucket, runId, budget, spent);
+    if (!outcome) throw new Error('The backup was taken over by another step');
+    if (outcome.done) return outcome.backup;
+  }
+};
+
+/**
+ * The backup's audit entry, written with the statements that end the run once the file is
+ * complete. R2 and D1 share no transaction, so a file whose entry cannot be written is removed
+ * again: no backup exists without its entry.
+ */
+const recordBackup = async (db: D1Database, bucket: R2Bucket, audit: AuditContext, key: string, ending: D1PreparedStatement[]) => {
   try {
-    await auditEvent(db, audit, { action: 'backup', entity: 'backup', entityId: null, changes: { key: [null, key] } }).run();
+    await db.batch([...ending, auditEvent(db, audit, { action: 'backup', entity: 'backup', entityId: null, changes: { key: [null, key] } })]);
   } catch (error) {
     await bucket.delete(key);
     throw error;

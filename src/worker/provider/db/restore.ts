@@ -8,6 +8,7 @@ import {
   type Sha256Factory,
   type TableSummary,
 } from './backup-format';
+import { gunzipStream } from './backup-gzip';
 import { insertStatements } from './bulk';
 import type { RestoreTarget } from './restore-target';
 import { DATA_TABLES, SCHEMA_VERSION_SQL, type DataTable } from './tables';
@@ -200,25 +201,15 @@ const sqlWriter = (db: RestoreTarget, batchRows: number, report: (rows: number, 
   };
 };
 
-/** The lines of a gzip-compressed file, each with its '\n'. */
+/** The lines of a gzip-compressed file (one stream, or members one after another), each with its '\n'. */
 async function* gzipLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const gunzip = new DecompressionStream('gzip');
-  // Fed by hand rather than piped: a damaged stream errors both sides and the reader below
-  // reports it, while workerd reports a failing pipe's close as an unhandled rejection.
-  const feed = async () => {
-    const source = stream.getReader();
-    const sink = gunzip.writable.getWriter();
-    for (let next = await source.read(); !next.done; next = await source.read()) await sink.write(next.value);
-    await sink.close();
-  };
-  feed().catch(() => undefined);
-  const reader = gunzip.readable.getReader();
+  const reader = gunzipStream(stream);
   try {
     let rest = new Uint8Array(0);
     for (;;) {
-      let next: ReadableStreamReadResult<Uint8Array>;
+      let next: IteratorResult<Uint8Array>;
       try {
-        next = await reader.read();
+        next = await reader.next();
       } catch (error) {
         throw new RestoreError(`The file is damaged or truncated: it is not a complete gzip stream (${(error as Error).message}).`);
       }
@@ -239,8 +230,8 @@ async function* gzipLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<Ui
     }
     if (rest.byteLength) throw new RestoreError('The file is truncated: its last line is cut off.');
   } finally {
-    // Stops the feed when a check ends the read early.
-    await reader.cancel().catch(() => undefined);
+    // Stops the read when a check ends it early.
+    await reader.return(undefined).catch(() => undefined);
   }
 }
 

@@ -28,37 +28,39 @@ export type DataTable = (typeof DATA_TABLES)[number];
  */
 export const DERIVED_TABLE_PREFIX = 'tickets_fts';
 
-/** Tables of the app's own machinery, never backed up or restored (restore_pending_indexes lives only while a restore runs). */
-export const SYSTEM_TABLES = ['backup_lock', 'restore_pending_indexes'] as const;
+/**
+ * Tables of the app's own machinery, never backed up or restored (restore_pending_indexes lives
+ * only while a restore runs; backup_lock is left empty since migration 0012).
+ */
+export const SYSTEM_TABLES = ['backup_lock', 'backup_runs', 'restore_pending_indexes'] as const;
+
+/** A running backup's copies of the data tables (src/worker/provider/db/backup-run.ts). */
+export const BACKUP_COPY_PREFIX = 'backup_copy_';
 
 /**
- * How a backup, which reads page by page, keeps each table consistent (docs/operations.md#backups):
- * - `locked`: read in pages by id while triggers (migration 0006) refuse every insert, update
- *   and delete, so every page sees one state. A test checks each has its three triggers.
- * - `snapshot`: read whole in the transaction that takes the lock, with no triggers, so writes
- *   go on during the backup. Only for tables that stay small: login_attempts holds the current
- *   15-minute sign-in windows (expired ones are pruned first). Locking it would turn away every
- *   sign-in while a backup runs, and dropping failure counts would blunt the rate limit.
- *   revoked_tokens holds the signed-out tokens that have not expired yet, for the same reason.
- * - `capped`: append-only, read in pages by id up to the newest row when the lock was taken. The
- *   audit log: every change it records is in a locked table, so the entries up to the lock are
- *   exactly those of the data backed up, and sign-ins can still add theirs while it runs.
+ * How a backup, which reads over several invocations, sees one state of each table
+ * (docs/operations.md#backups):
+ * - `copied`: copied whole, in rowid order, in the one transaction that starts the backup; the
+ *   backup reads the copy, so writes go on while it runs.
+ * - `capped`: append-only, read in pages by id up to the newest row when the copies were made.
+ *   The audit log: every change it records is in a copied table, so the entries up to that moment
+ *   are exactly those of the data backed up; copying it would only double the wait.
  */
-export const BACKUP_MODE: Record<DataTable, 'locked' | 'snapshot' | 'capped'> = {
-  users: 'locked',
-  companies: 'locked',
-  ticket_categories: 'locked',
-  tickets: 'locked',
-  ticket_comments: 'locked',
-  time_entries: 'locked',
-  statements: 'locked',
-  invoice_lines: 'locked',
-  statement_lines: 'locked',
-  statement_payments: 'locked',
-  ticket_watchers: 'locked',
-  notifications: 'locked',
-  login_attempts: 'snapshot',
-  revoked_tokens: 'snapshot',
+export const BACKUP_MODE: Record<DataTable, 'copied' | 'capped'> = {
+  users: 'copied',
+  companies: 'copied',
+  ticket_categories: 'copied',
+  tickets: 'copied',
+  ticket_comments: 'copied',
+  time_entries: 'copied',
+  statements: 'copied',
+  invoice_lines: 'copied',
+  statement_lines: 'copied',
+  statement_payments: 'copied',
+  login_attempts: 'copied',
+  revoked_tokens: 'copied',
+  ticket_watchers: 'copied',
+  notifications: 'copied',
   audit_log: 'capped',
 };
 

@@ -24,13 +24,6 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
     'Retry-After': String(retryAfterSeconds),
   });
 
-/** A write the backup lock refused; a backup at full size takes tens of seconds. */
-const backupRunning = () =>
-  new HttpError(503, { message: 'A database backup is running. Try again in a few seconds.' }, { 'Retry-After': '10' });
-
-// The triggers of migration 0006 abort writes with this message while a backup holds its lock.
-const isBackupLockError = (error: Error) => /\bbackup in progress\b/.test(error.message);
-
 const fieldErrors = (error: ValidationError): Record<string, string[]> => {
   const errors: Record<string, string[]> = {};
   for (const inner of error.inner.length ? error.inner : [error]) {
@@ -61,7 +54,7 @@ const httpErrorOf = (error: Error) => {
     return new HttpError(409, errors ? { title: 'Conflict', status: 409, detail, errors } : { title: 'Conflict', status: 409, detail });
   }
   if (error instanceof NotFound) return new HttpError(404, { message: error.message });
-  return isBackupLockError(error) ? backupRunning() : error;
+  return error;
 };
 
 export const onError = (error: Error, c: Context) => {
