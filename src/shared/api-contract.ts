@@ -1,3 +1,4 @@
+import type { Attachment } from './schemas/attachments';
 import type { AuditQuery } from './schemas/audit';
 import type { LoginPayload } from './schemas/auth';
 import type { LineChanges, LineListQuery, LinePayload, StatementChanges, StatementRequest } from './schemas/invoices';
@@ -99,6 +100,11 @@ export interface ApiContract {
   'GET /dashboard/summary': { query: DashboardQuery; response: DashboardSummary };
   'GET /search': { query: SearchQuery; response: Items<SearchResult> };
   'GET /audit': { query: AuditQuery; response: Page<AuditEntry> };
+
+  // An upload's body is multipart/form-data (field `file`, optional `commentId`), not JSON.
+  'POST /tickets/:id/attachments': { response: Attachment };
+  'GET /tickets/:id/attachments': { response: Items<Attachment> };
+  'DELETE /attachments/:id': { response: null };
 }
 
 /** The calls that answer with a file to save rather than JSON (CSV exports, backups). */
@@ -106,6 +112,8 @@ export interface ApiFiles {
   'GET /invoices/:source/lines.csv': { query: LineListQuery };
   'GET /audit.csv': { query: AuditQuery };
   'GET /settings/backups/download': { query: BackupDownloadQuery };
+  // The file itself, with the headers of README "Attachments"; fetched with the token, never from an address holding it.
+  'GET /attachments/:id/content': object;
 }
 
 export type Endpoint = keyof ApiContract;

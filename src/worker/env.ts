@@ -7,6 +7,7 @@ export interface Env {
   ASSETS: Fetcher;
   DB: D1Database;
   BACKUPS: R2Bucket;
+  FILES: R2Bucket;
   APP_AUDIENCE: string;
   UPSTREAM_API_URL: string;
   /** "true" where Cloudflare's edge sets CF-Connecting-IP (production); "false" in local runs. */

@@ -5,6 +5,8 @@
 export interface ProviderBindings {
   DB: D1Database;
   BACKUPS: R2Bucket;
+  /** Attachments (README "Attachments"). */
+  FILES: R2Bucket;
   APP_AUDIENCE: string;
   JWT_SECRET: string;
   /** The sender block of printed statements. */

@@ -3,6 +3,7 @@ import { API_VERSION } from '../../shared/constants';
 import type { ProviderEnv } from './http/auth';
 import { onError } from './http/errors';
 import { noteRequest } from './http/request-note';
+import { attachmentRoutes } from './routes/attachments';
 import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
 import { invoiceRoutes } from './routes/invoices';
@@ -27,6 +28,7 @@ export const provider = new Hono<ProviderEnv>()
   .route('/reports', reportRoutes)
   .route('/dashboard', dashboardRoutes)
   .route('/search', searchRoutes)
+  .route('/', attachmentRoutes)
   .route('/', auditRoutes)
   .notFound((c) => c.json({ message: 'Not Found' }, 404))
   .onError(onError);

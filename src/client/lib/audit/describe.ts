@@ -12,6 +12,8 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   login: 'Signed in',
   login_failed: 'Sign-in failed',
   backup: 'Backed up the database',
+  attach: 'Attached a file',
+  detach: 'Removed a file',
 };
 
 export const ENTITY_LABELS: Record<AuditEntity, string> = {
