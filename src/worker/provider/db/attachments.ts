@@ -116,9 +116,3 @@ export const deleteAttachment = async (db: D1Database, id: number, by: AuditCont
   ]);
   return rowsOf<{ key: string }>(deleted)[0]?.key ?? null;
 };
-
-/** Every attachment's key and SHA-256, a page at a time by id, for backups and restores. */
-export const attachmentKeysAfter = async (db: D1Database, afterId: number, limit: number) =>
-  rowsOf<{ id: number; key: string; sha256: string }>(
-    await db.prepare('SELECT id, key, sha256 FROM attachments WHERE id > ?1 ORDER BY id LIMIT ?2').bind(afterId, limit).run(),
-  );
