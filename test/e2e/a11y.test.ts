@@ -14,7 +14,9 @@ import {
   AUTH_KEY,
   LOGIN_API,
   POLL,
+  TINY_PNG,
   adminApi,
+  adminAttach,
   adminSession,
   baseUrl,
   fillLogin,
@@ -33,6 +35,7 @@ const WIDTHS = [
 interface Ids {
   user: number;
   ticket: number;
+  attached: number;
   company: number;
   category: number;
   statement: number;
@@ -59,6 +62,14 @@ const firstId = async (path: string) => {
   const first = page.items[0];
   if (!first) throw new Error(`${path} has no records to open`);
   return first.id;
+};
+
+/** A ticket holding an image and a text file, for the attachments list with its thumbnail. */
+const ticketWithFiles = async () => {
+  const ticket = await adminApi<{ id: number }>('tickets', { method: 'POST', body: { title: 'Ticket with attachments' } });
+  await adminAttach(ticket.id, TINY_PNG, 'screen.png');
+  await adminAttach(ticket.id, new TextEncoder().encode('log line'), 'error-log.txt');
+  return ticket.id;
 };
 
 /** Last month as YYYY-MM (UTC): the demo data has approved lines there in every ledger. */
@@ -119,6 +130,15 @@ const VIEWS: View[] = [
   { name: 'user, create', path: '/users/?component=create' },
   { name: 'tickets', path: '/tickets/' },
   { name: 'ticket', path: ({ ticket }) => `/tickets/?id=${ticket}` },
+  {
+    name: 'ticket with attachments',
+    path: ({ attached }) => `/tickets/?id=${attached}`,
+    act: async (page) => {
+      const files = page.getByRole('list', { name: 'Files' });
+      await files.getByRole('img', { name: 'screen.png' }).waitFor();
+      await files.scrollIntoViewIfNeeded();
+    },
+  },
   {
     name: 'ticket, create',
     path: '/tickets/',
@@ -200,6 +220,7 @@ beforeAll(async () => {
   ids = {
     user: (await adminSession()).userId,
     ticket: await firstId('tickets?page=1'),
+    attached: await ticketWithFiles(),
     company: await firstId('companies?page=1'),
     category: await firstId('ticket-categories?page=1'),
     statement: await firstId('invoices/gifs/statements?page=1'),
