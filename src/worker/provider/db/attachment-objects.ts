@@ -3,7 +3,7 @@ import { rowsOf } from './rows';
 /**
  * Attachments whose file is not in the bucket. A backup holds the attachments table (each
  * file's key and SHA-256) but not the files, which stay in R2; after a restore this names the
- * rows whose objects the bucket does not have (docs/operations.md#attachments).
+ * rows whose objects the bucket does not have (README "Attachments").
  */
 
 export interface MissingObject {
