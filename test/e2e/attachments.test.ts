@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { THEME_STORAGE_KEY } from '../../src/shared/constants';
 import type { Attachment } from '../../src/shared/schemas/attachments';
 import type { Ticket } from '../../src/shared/types';
 import { DESKTOP, PHONE, POLL, TINY_PNG, adminApi, adminAttach, apiResponse, browserPerFile, drawer, makeAccount, screenshot, toast, uniqueTag } from './fixtures';
@@ -82,6 +83,11 @@ describe('attachments', () => {
     await files(page).filter({ hasText: 'image.png' }).getByRole('img', { name: 'image.png' }).waitFor();
     await files(page).first().scrollIntoViewIfNeeded();
     await screenshot(page, 'attachments-phone');
+    await page.evaluate((key) => localStorage.setItem(key, 'dark'), THEME_STORAGE_KEY);
+    await page.reload();
+    await files(page).filter({ hasText: 'image.png' }).getByRole('img', { name: 'image.png' }).waitFor();
+    await files(page).first().scrollIntoViewIfNeeded();
+    await screenshot(page, 'attachments-phone-dark');
   });
 
   it("deletes the uploader's own file; someone else's has no Delete, and an admin's Delete works", async () => {

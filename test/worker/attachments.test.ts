@@ -183,6 +183,17 @@ describe('serving', () => {
     expect(res.headers.get('content-disposition')).toMatch(/^attachment;/);
   });
 
+  it.each([
+    ['image/jpeg', [0xff, 0xd8, 0xff, 0xe0, 0, 16]],
+    ['image/gif', [...text('GIF89a'), 1, 0, 1, 0]],
+    ['image/webp', [...text('RIFF'), 0, 0, 0, 0, ...text('WEBPVP8 ')]],
+  ])('serves %s, known by its first bytes, inline', async (type, bytes) => {
+    const ticketId = await newTicket();
+    const file = await uploaded(ticketId, staff.token, form(new Uint8Array(bytes), 'picture.bin', 'application/octet-stream'));
+    expect(file.contentType).toBe(type);
+    expect((await content(file.id, staff.token)).headers.get('content-disposition')).toMatch(/^inline;/);
+  });
+
   it('shows an image inline, and names a non-ASCII file exactly in filename*', async () => {
     const ticketId = await newTicket();
     const file = await uploaded(ticketId, staff.token, form(PNG, 'Écran "1".png', 'application/octet-stream'));

@@ -47,6 +47,8 @@ const FIELD_LABELS: Record<string, string> = {
   workDate: 'Work date',
   paidOn: 'Paid on',
   paymentId: 'Payment',
+  sha256: 'SHA-256',
+  commentId: 'Comment',
 };
 
 /** `unitPriceCents` → "Unit price cents": the fallback for a field this client does not know yet. */
