@@ -64,11 +64,12 @@ const firstId = async (path: string) => {
   return first.id;
 };
 
-/** A ticket holding an image and a text file, for the attachments list with its thumbnail. */
+/** A ticket holding an image and, on a comment, a text file: the attachments lists with a thumbnail. */
 const ticketWithFiles = async () => {
   const ticket = await adminApi<{ id: number }>('tickets', { method: 'POST', body: { title: 'Ticket with attachments' } });
   await adminAttach(ticket.id, TINY_PNG, 'screen.png');
-  await adminAttach(ticket.id, new TextEncoder().encode('log line'), 'error-log.txt');
+  const comment = await adminApi<{ id: number }>(`tickets/${ticket.id}/comments`, { method: 'POST', body: { body: 'The log is attached' } });
+  await adminAttach(ticket.id, new TextEncoder().encode('log line'), 'error-log.txt', comment.id);
   return ticket.id;
 };
 
@@ -134,7 +135,7 @@ const VIEWS: View[] = [
     name: 'ticket with attachments',
     path: ({ attached }) => `/tickets/?id=${attached}`,
     act: async (page) => {
-      const files = page.getByRole('list', { name: 'Files' });
+      const files = page.getByRole('list', { name: 'Files', exact: true });
       await files.getByRole('img', { name: 'screen.png' }).waitFor();
       await files.scrollIntoViewIfNeeded();
     },

@@ -16,7 +16,7 @@ const openTicket = async (page: Page, id: number) => {
   return drawer(page).getByRole('group', { name: 'Add files' });
 };
 
-const files = (page: Page) => drawer(page).getByRole('list', { name: 'Files' }).getByRole('listitem');
+const files = (page: Page) => drawer(page).getByRole('list', { name: 'Files', exact: true }).getByRole('listitem');
 
 /** Runs in the page: a File made there, so DataTransfer and ClipboardEvent can carry it. */
 const pngInPage = (bytes: number[], name: string) => new File([new Uint8Array(bytes)], name, { type: 'image/png' });
@@ -88,6 +88,28 @@ describe('attachments', () => {
     await files(page).filter({ hasText: 'image.png' }).getByRole('img', { name: 'image.png' }).waitFor();
     await files(page).first().scrollIntoViewIfNeeded();
     await screenshot(page, 'attachments-phone-dark');
+  });
+
+  it('attaches a file dropped on a comment to that comment', async () => {
+    const ticket = await makeTicket();
+    const comment = await adminApi<{ id: number }>(`tickets/${ticket.id}/comments`, { method: 'POST', body: { body: 'Here is the log' } });
+    const page = await chrome.open();
+    await openTicket(page, ticket.id);
+    const attach = drawer(page).getByRole('button', { name: /^Attach files to Demo Admin's comment/ });
+    const posted = apiResponse(page, new RegExp(`^tickets/${ticket.id}/attachments$`), 'POST');
+    await attach.evaluate(
+      (element, [bytes, make]) => {
+        const data = new DataTransfer();
+        data.items.add(new Function(`return (${make})`)()(bytes, 'on-comment.png') as File);
+        element.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+      },
+      [Array.from(TINY_PNG), pngInPage.toString()] as const,
+    );
+    const answer = await posted;
+    expect(answer.status()).toBe(201);
+    expect(((await answer.json()) as Attachment).commentId).toBe(comment.id);
+    await drawer(page).getByRole('list', { name: /^Files of Demo Admin's comment/ }).getByRole('img', { name: 'on-comment.png' }).waitFor();
+    await expect.poll(() => files(page).filter({ hasText: 'on-comment.png' }).textContent(), POLL).toMatch(/ · on a commentDelete$/);
   });
 
   it("deletes the uploader's own file; someone else's has no Delete, and an admin's Delete works", async () => {

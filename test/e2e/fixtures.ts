@@ -109,9 +109,10 @@ export const api = async <T = unknown>(
 };
 
 /** Attaches a file to a ticket from Node, as the admin, the way the app's upload sends it. */
-export const adminAttach = async (ticketId: number, bytes: Uint8Array<ArrayBuffer>, name: string) => {
+export const adminAttach = async (ticketId: number, bytes: Uint8Array<ArrayBuffer>, name: string, commentId?: number) => {
   const form = new FormData();
   form.set('file', new Blob([bytes]), name);
+  if (commentId !== undefined) form.set('commentId', String(commentId));
   const response = await fetch(`${baseUrl()}/api/v1/tickets/${ticketId}/attachments`, {
     method: 'POST',
     headers: { authorization: `Bearer ${(await adminSession()).token}` },

@@ -1,5 +1,5 @@
-import { Anchor, Button, FileButton, Group, Image, Paper, Progress, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { useEffect, useEffectEvent, useRef, useState, type DragEvent } from 'react';
+import { Anchor, Button, FileButton, Group, Image, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useEffect, useEffectEvent } from 'react';
 import { isImageType, type Attachment } from '../../../shared/schemas/attachments';
 import { apiDownload } from '../../lib/api';
 import { useAuth } from '../../lib/auth-store';
@@ -7,7 +7,8 @@ import { saveBlob } from '../../lib/download';
 import { formatDateTime } from '../../lib/format';
 import { useCan } from '../../lib/permissions';
 import { notify } from '../../lib/toast/notify';
-import { contentPath, deleteAttachment, uploadAttachment, useAttachments, useObjectUrl } from './attachments-api';
+import { contentPath, deleteAttachment, useAttachments, useObjectUrl } from './attachments-api';
+import { UploadProgress, useUploads } from './use-uploads';
 import classes from './attachments.module.css';
 
 const UNITS = ['bytes', 'KB', 'MB', 'GB'];
@@ -21,18 +22,12 @@ export const formatBytes = (bytes: number) => {
   return unit === 0 ? `${bytes} bytes` : `${value.toFixed(value < 10 ? 1 : 0)} ${UNITS[unit]}`;
 };
 
-interface Upload {
-  id: number;
-  name: string;
-  fraction: number;
-}
-
 function Thumbnail({ file }: { file: Attachment }) {
   const url = useObjectUrl(file.id);
   return url ? <Image src={url} alt={file.name} w={64} h={64} fit="cover" radius="sm" /> : <Skeleton w={64} h={64} aria-label={`Loading ${file.name}`} />;
 }
 
-function AttachmentRow({ file, onDelete }: { file: Attachment; onDelete: (() => void) | null }) {
+export function AttachmentRow({ file, onDelete, showComment = true }: { file: Attachment; onDelete: (() => void) | null; showComment?: boolean }) {
   const download = () => void apiDownload(contentPath(file.id)).then((blob) => saveBlob(blob, file.name), (error: Error) => notify.error('Download failed', error.message));
   return (
     <Paper withBorder p="xs" component="li" className={classes.row}>
@@ -44,6 +39,7 @@ function AttachmentRow({ file, onDelete }: { file: Attachment; onDelete: (() => 
           </Anchor>
           <Text size="xs" c="dimmed">
             {formatBytes(file.bytes)} · {file.uploadedByName} · {formatDateTime(file.at)}
+            {file.commentId !== null && showComment ? ' · on a comment' : ''}
           </Text>
         </Stack>
         {onDelete ? (
@@ -61,26 +57,7 @@ export function AttachmentsSection({ ticketId }: { ticketId: number }) {
   const attachments = useAttachments(ticketId);
   const me = useAuth().user;
   const mayDeleteAny = useCan('deleteAnyAttachment');
-  const [uploads, setUploads] = useState<Upload[]>([]);
-  const [dragging, setDragging] = useState(false);
-  const nextId = useRef(0);
-
-  const send = (files: File[]) => {
-    for (const file of files) {
-      const id = (nextId.current += 1);
-      setUploads((all) => [...all, { id, name: file.name, fraction: 0 }]);
-      const progress = (fraction: number) => setUploads((all) => all.map((u) => (u.id === id ? { ...u, fraction } : u)));
-      uploadAttachment(ticketId, file, progress)
-        .then(
-          () => notify.success('File attached', file.name),
-          (error: Error) => notify.error('File not attached', `${file.name}: ${error.message}`),
-        )
-        .finally(() => {
-          setUploads((all) => all.filter((u) => u.id !== id));
-          void attachments.mutate();
-        });
-    }
-  };
+  const { uploads, send, dropProps } = useUploads(ticketId);
 
   // A screenshot pasted anywhere on the ticket is attached to it; pasted text is left alone.
   const onWindowPaste = useEffectEvent((event: globalThis.ClipboardEvent) => {
@@ -95,15 +72,6 @@ export function AttachmentsSection({ ticketId }: { ticketId: number }) {
     return () => window.removeEventListener('paste', onPaste);
   }, []);
 
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
-    send(Array.from(event.dataTransfer.files));
-  };
-  const onDragOver = (event: DragEvent) => {
-    event.preventDefault();
-    setDragging(true);
-  };
 
   const remove = (file: Attachment) => {
     deleteAttachment(file.id).then(
@@ -124,10 +92,7 @@ export function AttachmentsSection({ ticketId }: { ticketId: number }) {
         withBorder
         p="md"
         className={classes.drop}
-        data-dragging={dragging || undefined}
-        onDragOver={onDragOver}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
+        {...dropProps}
         role="group"
         aria-label="Add files"
       >
@@ -142,12 +107,7 @@ export function AttachmentsSection({ ticketId }: { ticketId: number }) {
           </FileButton>
         </Group>
       </Paper>
-      {uploads.map((upload) => (
-        <Stack key={upload.id} gap={2}>
-          <Text size="xs">Uploading {upload.name}</Text>
-          <Progress value={Math.round(upload.fraction * 100)} aria-label={`Uploading ${upload.name}`} />
-        </Stack>
-      ))}
+      <UploadProgress uploads={uploads} />
       {!attachments.data && !attachments.error ? <Skeleton height={40} /> : null}
       {attachments.error ? <Text c="red">{attachments.error.message}</Text> : null}
       {attachments.data?.items.length === 0 ? <Text c="dimmed">No files yet.</Text> : null}

@@ -27,7 +27,7 @@ const errorOf = (xhr: XMLHttpRequest) => {
  * much of a request body has gone out, which the progress bar shows. The token goes in the
  * header, as on every call.
  */
-export const uploadAttachment = (ticketId: number, file: File, onProgress: (fraction: number) => void) =>
+export const uploadAttachment = (ticketId: number, file: File, onProgress: (fraction: number) => void, commentId?: number) =>
   new Promise<Attachment>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', `${API_BASE}/${apiPath('POST /tickets/:id/attachments', { params: { id: ticketId } })}`);
@@ -39,6 +39,7 @@ export const uploadAttachment = (ticketId: number, file: File, onProgress: (frac
     xhr.onerror = () => reject(errorOf(xhr));
     const form = new FormData();
     form.set('file', file, file.name);
+    if (commentId !== undefined) form.set('commentId', String(commentId));
     xhr.send(form);
   });
 
