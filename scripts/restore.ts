@@ -11,6 +11,7 @@ import { unstable_readConfig } from 'wrangler';
 import type { Sha256Factory } from '../src/worker/provider/db/backup-format';
 import { RestoreError, restoreBackup, type RestoreOptions } from '../src/worker/provider/db/restore';
 import { d1Target } from '../src/worker/provider/db/restore-target';
+import { missingAttachmentObjects } from '../src/worker/provider/db/attachment-objects';
 import { cliTarget, type D1Location } from './d1-cli';
 import { localStateDir, withLocalEnv } from './local-env';
 import { progressReporter } from './progress';
@@ -68,6 +69,13 @@ export const restoreFile = async (file: string, into: string, options: Options =
   return withLocalEnv((env) => restoreBackup(d1Target(env.DB), fileSource(file), { sha256: nodeSha256, ...options }));
 };
 
+/** Attachments whose files the bucket does not hold: the backup has their keys and SHA-256, not the files. */
+const reportMissingFiles = ({ checked, missing }: Awaited<ReturnType<typeof missingAttachmentObjects>>) => {
+  if (!missing.length) return console.log(`All ${checked} attachment files are in the FILES bucket.`);
+  console.warn(`${missing.length} of ${checked} attachment files are missing from the FILES bucket:`);
+  for (const file of missing) console.warn(`  ticket ${file.ticketId}: ${file.key} sha256 ${file.sha256}`);
+};
+
 interface Args {
   key?: string;
   file?: string;
@@ -118,6 +126,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     progress.done();
     const rows = Object.values(restored).reduce((sum, n) => sum + n, 0);
     console.log(`Restored ${options.file ?? options.key} into ${options.remote ? 'the deployed database' : into}: ${rows.toLocaleString('en-US')} rows in ${((performance.now() - started) / 1000).toFixed(1)} s.`, restored);
+    if (!options.remote) reportMissingFiles(await withLocalEnv((env) => missingAttachmentObjects(env.DB, env.FILES)));
   } catch (error) {
     progress.done();
     if (!(error instanceof RestoreError)) throw error;

@@ -43,7 +43,7 @@ interface Growth {
 }
 
 /** Samples `read` every `everyMs` while `work` runs, each reading in its own loop. */
-const peaksDuring = async <K extends string, T>(readers: Record<K, () => Promise<number> | number>, everyMs: number, work: Promise<T>) => {
+export const peaksDuring = async <K extends string, T>(readers: Record<K, () => Promise<number> | number>, everyMs: number, work: Promise<T>) => {
   let running = true;
   const watch = async (read: () => Promise<number> | number): Promise<Growth> => {
     const base = await read();

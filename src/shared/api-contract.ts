@@ -1,3 +1,4 @@
+import type { Attachment } from './schemas/attachments';
 import type { AuditQuery } from './schemas/audit';
 import type { LoginPayload } from './schemas/auth';
 import type { LineChanges, LineListQuery, LinePayload, StatementChanges, StatementRequest } from './schemas/invoices';
@@ -114,6 +115,10 @@ export interface ApiContract {
   'POST /live/ticket': { response: LiveTicket };
   'GET /notifications': { query: NotificationListQuery; response: NotificationPage };
   'POST /notifications/read': { body: MarkReadPayload; response: UnreadCount };
+  // An upload's body is multipart/form-data (field `file`, optional `commentId`), not JSON.
+  'POST /tickets/:id/attachments': { response: Attachment };
+  'GET /tickets/:id/attachments': { response: Items<Attachment> };
+  'DELETE /attachments/:id': { response: null };
 }
 
 /** The calls that answer with something other than JSON: a file to save (CSV exports, backups) or the live socket. */
@@ -122,6 +127,8 @@ export interface ApiFiles {
   'GET /invoices/:source/lines.csv': { query: LineListQuery };
   'GET /audit.csv': { query: AuditQuery };
   'GET /settings/backups/download': { query: BackupDownloadQuery };
+  // The file itself, with the headers of README "Attachments"; fetched with the token, never from an address holding it.
+  'GET /attachments/:id/content': object;
 }
 
 export type Endpoint = keyof ApiContract;

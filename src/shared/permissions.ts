@@ -18,6 +18,7 @@ export const PERMISSIONS = {
   readAuditLog: { roles: ['admin'], action: 'read the whole audit log' },
   exportAuditLog: { roles: ['admin'], action: 'export the audit log' },
   downloadBackups: { roles: ['admin'], action: 'download backups' },
+  deleteAnyAttachment: { roles: ['admin'], action: "delete other people's files" },
 } as const satisfies Record<string, { roles: readonly Role[]; action: string }>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -10,6 +10,7 @@ export interface Env {
   DB: D1Database;
   BACKUPS: R2Bucket;
   LIVE: DurableObjectNamespace<LiveHub>;
+  FILES: R2Bucket;
   APP_AUDIENCE: string;
   UPSTREAM_API_URL: string;
   /** "true" where Cloudflare's edge sets CF-Connecting-IP (production); "false" in local runs. */

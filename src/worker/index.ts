@@ -16,6 +16,16 @@ import { serveAssets } from './assets';
 const API_PATH = /^\/api(?:\/|$)/i;
 const isApiPath = (path: string) => API_PATH.test(path);
 
+const jsonBodyLimit = bodyLimit({
+  maxSize: MAX_REQUEST_BODY_BYTES,
+  onError: (c) => c.json({ message: 'Request body is larger than 10 MB' }, 413),
+});
+
+// An attachment upload streams through to its target, which counts it against its own limit
+// (25 MiB); Hono's body limit would read a body of unknown length whole first.
+const UPLOAD_PATH = new RegExp(`^${API_BASE}/tickets/[^/]+/attachments/?$`);
+const isUpload = (method: string, path: string) => method === 'POST' && UPLOAD_PATH.test(path);
+
 export interface AppOptions extends Omit<PassthroughOptions, 'embedded'> {
   /** Where the request log goes; tests capture it, the product writes to the console. */
   log?: (line: string) => void;
@@ -32,13 +42,7 @@ export const createApp = (options: AppOptions = {}) =>
     })
     .use(`${API_BASE}/*`, requestIds())
     .use(`${API_BASE}/*`, requestLog(options.log))
-    .use(
-      `${API_BASE}/*`,
-      bodyLimit({
-        maxSize: MAX_REQUEST_BODY_BYTES,
-        onError: (c) => c.json({ message: 'Request body is larger than 10 MB' }, 413),
-      }),
-    )
+    .use(`${API_BASE}/*`, (c, next) => (isUpload(c.req.method, c.req.path) ? next() : jsonBodyLimit(c, next)))
     .all(`${API_BASE}/*`, passthrough({ ...options, embedded: provider }))
     .get('/healthz', health)
     .all('*', (c, next) => (isApiPath(c.req.path) ? c.json({ message: 'Not Found' }, 404) : next()))

@@ -68,6 +68,19 @@ const withTimeout = async <T>(work: Promise<T>, ms: number, controller: AbortCon
 };
 
 /**
+ * The request's body passed on as it arrives rather than read whole (an attachment is up to
+ * 25 MiB). When its length is known the stream keeps it, so the target still sees Content-Length.
+ */
+const streamedBody = (request: Request) => {
+  if (!request.body) return null;
+  const length = Number(request.headers.get('content-length') ?? NaN);
+  if (!Number.isSafeInteger(length) || length < 0) return request.body;
+  const { readable, writable } = new FixedLengthStream(length);
+  void request.body.pipeTo(writable).catch(() => undefined);
+  return readable;
+};
+
+/**
  * Forwards an /api/v1 request to UPSTREAM_API_URL, or to the embedded provider when it is empty:
  * one attempt, a timeout answered with 504, an unreachable target with 502, and the target's
  * status and body passed back unchanged.
@@ -93,7 +106,7 @@ export const passthrough = ({ embedded, timeoutMs = REQUEST_TIMEOUT_MS }: Passth
     headers.set('x-forwarded-host', incoming.host);
 
     const method = c.req.method;
-    const body = method === 'GET' || method === 'HEAD' ? undefined : await c.req.arrayBuffer();
+    const body = method === 'GET' || method === 'HEAD' ? undefined : streamedBody(c.req.raw);
     const controller = new AbortController();
     const request = new Request(target, { method, headers, body, signal: controller.signal, redirect: 'manual' });
 

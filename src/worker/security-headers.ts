@@ -8,7 +8,8 @@ const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   `script-src ${scriptSrc}`,
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
+  // blob: is an attachment's thumbnail, fetched with the token and shown from an object URL.
+  "img-src 'self' data: blob:",
   "font-src 'self' data:",
   "connect-src 'self'",
   "object-src 'none'",
@@ -40,6 +41,8 @@ export const SECURITY_HEADERS: readonly (readonly [name: string, value: string])
 export const securityHeaders = (): MiddlewareHandler => async (c, next) => {
   await next();
   const { headers } = c.res;
-  for (const [name, value] of SECURITY_HEADERS) headers.set(name, value);
+  // An attachment's own policy is stricter (a sandbox: src/worker/provider/files/serve.ts) and stays.
+  const sandboxed = /^sandbox\b/.test(headers.get('Content-Security-Policy') ?? '');
+  for (const [name, value] of SECURITY_HEADERS) if (!(sandboxed && name === 'Content-Security-Policy')) headers.set(name, value);
   headers.delete('X-Powered-By');
 };

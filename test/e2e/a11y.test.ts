@@ -14,7 +14,9 @@ import {
   AUTH_KEY,
   LOGIN_API,
   POLL,
+  TINY_PNG,
   adminApi,
+  adminAttach,
   adminSession,
   baseUrl,
   fillLogin,
@@ -37,6 +39,7 @@ interface Ids {
   /** A company that tickets use, which the delete dialog says cannot be deleted. */
   usedCompany: number;
   ticket: number;
+  attached: number;
   company: number;
   category: number;
   statement: number;
@@ -72,6 +75,15 @@ const firstOther = async () => {
   const other = users.items.find((user) => user.id !== userId);
   if (!other) throw new Error('no other active user in the demo data');
   return other.id;
+};
+
+/** A ticket holding an image and, on a comment, a text file: the attachments lists with a thumbnail. */
+const ticketWithFiles = async () => {
+  const ticket = await adminApi<{ id: number }>('tickets', { method: 'POST', body: { title: 'Ticket with attachments' } });
+  await adminAttach(ticket.id, TINY_PNG, 'screen.png');
+  const comment = await adminApi<{ id: number }>(`tickets/${ticket.id}/comments`, { method: 'POST', body: { body: 'The log is attached' } });
+  await adminAttach(ticket.id, new TextEncoder().encode('log line'), 'error-log.txt', comment.id);
+  return ticket.id;
 };
 
 /** Last month as YYYY-MM (UTC): the demo data has approved lines there in every ledger. */
@@ -142,6 +154,15 @@ const VIEWS: View[] = [
   { name: 'user, create', path: '/users/?component=create' },
   { name: 'tickets', path: '/tickets/' },
   { name: 'ticket', path: ({ ticket }) => `/tickets/?id=${ticket}` },
+  {
+    name: 'ticket with attachments',
+    path: ({ attached }) => `/tickets/?id=${attached}`,
+    act: async (page) => {
+      const files = page.getByRole('list', { name: 'Files', exact: true });
+      await files.getByRole('img', { name: 'screen.png' }).waitFor();
+      await files.scrollIntoViewIfNeeded();
+    },
+  },
   {
     name: 'ticket, create',
     path: '/tickets/',
@@ -253,6 +274,7 @@ beforeAll(async () => {
     other: await firstOther(),
     usedCompany: (await adminApi<ListPage<{ companyId: number | null }>>('tickets?page=1&pageSize=50')).items.find((t) => t.companyId)?.companyId ?? 0,
     ticket: await firstId('tickets?page=1'),
+    attached: await ticketWithFiles(),
     company: await firstId('companies?page=1'),
     category: await firstId('ticket-categories?page=1'),
     statement: await firstId('invoices/gifs/statements?page=1'),

@@ -108,6 +108,26 @@ export const api = async <T = unknown>(
   return { status: response.status, body: parsed as T };
 };
 
+/** Attaches a file to a ticket from Node, as the admin, the way the app's upload sends it. */
+export const adminAttach = async (ticketId: number, bytes: Uint8Array<ArrayBuffer>, name: string, commentId?: number) => {
+  const form = new FormData();
+  form.set('file', new Blob([bytes]), name);
+  if (commentId !== undefined) form.set('commentId', String(commentId));
+  const response = await fetch(`${baseUrl()}/api/v1/tickets/${ticketId}/attachments`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${(await adminSession()).token}` },
+    body: form,
+  });
+  if (response.status !== 201) throw new Error(`upload answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as { id: number; name: string };
+};
+
+/** A 2×2 red PNG: a real image the browser decodes, for thumbnails. */
+export const TINY_PNG = Uint8Array.from(
+  atob('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg=='),
+  (c) => c.charCodeAt(0),
+);
+
 /** POST auth/login as the given account. */
 export const apiLogin = ({ email, password }: Credentials) =>
   api<LoginResponse>('auth/login', { method: 'POST', body: { username: email, password, audience: 'staff-app' } });

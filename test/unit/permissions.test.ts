@@ -13,6 +13,7 @@ const EXPECTED: Record<Permission, Role[]> = {
   readAuditLog: ['admin'],
   exportAuditLog: ['admin'],
   downloadBackups: ['admin'],
+  deleteAnyAttachment: ['admin'],
 };
 
 describe('may', () => {

@@ -5,7 +5,7 @@ import { filterId } from './ids';
 
 export const AUDIT_ENTITIES = ['user', 'ticket', 'company', 'ticket_category', 'invoice_line', 'statement', 'backup', 'session'] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
-export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'comment', 'time', 'password', 'login', 'login_failed', 'backup'] as const;
+export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'comment', 'time', 'password', 'login', 'login_failed', 'backup', 'attach', 'detach'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**

@@ -9,6 +9,8 @@ export interface ProviderBindings {
   /** The team's live channel (docs/architecture.md#live-updates). */
   LIVE: DurableObjectNamespace<LiveHub>;
   BACKUPS: R2Bucket;
+  /** Attachments (README "Attachments"). */
+  FILES: R2Bucket;
   APP_AUDIENCE: string;
   JWT_SECRET: string;
   /** The sender block of printed statements. */

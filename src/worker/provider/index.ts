@@ -4,6 +4,7 @@ import type { ProviderEnv } from './http/auth';
 import { onError } from './http/errors';
 import { noteRequest } from './http/request-note';
 import { publishChanges } from './live/publish';
+import { attachmentRoutes } from './routes/attachments';
 import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
 import { invoiceRoutes } from './routes/invoices';
@@ -33,6 +34,7 @@ export const provider = new Hono<ProviderEnv>()
   .route('/search', searchRoutes)
   .route('/live', liveRoutes)
   .route('/notifications', notificationRoutes)
+  .route('/', attachmentRoutes)
   .route('/', auditRoutes)
   .notFound((c) => c.json({ message: 'Not Found' }, 404))
   .onError(onError);

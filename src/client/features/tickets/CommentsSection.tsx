@@ -10,6 +10,7 @@ import { validateWith } from '../../lib/form/validate';
 import { MutationForm } from '../../lib/form/MutationForm';
 import type { Mutation } from '../../lib/form/use-mutation';
 import { addComment, useComments } from './api';
+import { CommentFiles } from './CommentFiles';
 
 const validate = validateWith(commentSchema);
 const EMPTY: CommentPayload = { body: '' };
@@ -42,6 +43,7 @@ export function CommentsSection({ ticketId, people }: { ticketId: number; people
           <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
             <MentionText text={comment.body} activeIds={activeIds} />
           </Text>
+          <CommentFiles ticketId={ticketId} commentId={comment.id} label={`${comment.userName}'s comment of ${formatDateTime(comment.createdAt)}`} />
         </Paper>
       ))}
       {/* A comment that fails to save stays in its box, and a draft outlives a reload until it is saved. */}

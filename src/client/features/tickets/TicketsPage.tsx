@@ -13,6 +13,7 @@ import { FormModal } from '../../lib/ui/FormModal';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { assigneeOptions, createTicket, fetchTicket, updateTicket, useTicket, useTicketOptions, useTickets } from './api';
+import { AttachmentsSection } from './AttachmentsSection';
 import { CommentsSection } from './CommentsSection';
 import { PRIORITY_COLORS, PRIORITY_LABELS, STATUS_COLORS, STATUS_LABELS } from '../../lib/ticket-labels';
 import { ticketSort, useTicketsSearch } from './search';
@@ -124,6 +125,8 @@ export function TicketsPage() {
             <TimeSection ticketId={ticket.data.id} />
             <Divider />
             <CommentsSection ticketId={ticket.data.id} people={assigneeOptions(options, null)} />
+            <Divider />
+            <AttachmentsSection ticketId={ticket.data.id} />
             <Divider />
             <HistorySection changedAt={ticket.data.updatedAt} entity="ticket" entityId={ticket.data.id} formats={historyFormats} />
           </Stack>

@@ -12,6 +12,8 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   login: 'Signed in',
   login_failed: 'Sign-in failed',
   backup: 'Backed up the database',
+  attach: 'Attached a file',
+  detach: 'Removed a file',
 };
 
 export const ENTITY_LABELS: Record<AuditEntity, string> = {
@@ -45,6 +47,8 @@ const FIELD_LABELS: Record<string, string> = {
   workDate: 'Work date',
   paidOn: 'Paid on',
   paymentId: 'Payment',
+  sha256: 'SHA-256',
+  commentId: 'Comment',
 };
 
 /** `unitPriceCents` → "Unit price cents": the fallback for a field this client does not know yet. */

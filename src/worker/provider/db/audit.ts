@@ -42,7 +42,7 @@ interface FieldChange {
 }
 
 const NULL_JSON = "'null'";
-const FIELD_NAME = /^[a-zA-Z]+$/;
+const FIELD_NAME = /^[a-zA-Z][a-zA-Z0-9]*$/;
 
 /**
  * `{ field: [before, after] }` for the fields whose values differ (compared as SQL values, so
@@ -168,18 +168,19 @@ interface Deleted {
   fields: AuditFields;
   /** For a payment: the statement it belongs to. */
   entityColumn?: string;
-  /** The DELETE's own extra condition on the row, with the row's id as ?5, so both match alike. */
+  /** The DELETE's own extra condition on the row, so the entry exists exactly when the delete does; its values bound from ?6 on. */
   guard?: string;
+  guardParams?: unknown[];
 }
 
 /** The entry for a DELETE that follows it in the batch: every field with a value, to null. */
-export const auditDeleted = (db: D1Database, context: AuditContext, { action = 'delete', entity, table, id, fields, entityColumn = 'id', guard }: Deleted) =>
+export const auditDeleted = (db: D1Database, context: AuditContext, { action = 'delete', entity, table, id, fields, entityColumn = 'id', guard, guardParams = [] }: Deleted) =>
   rowEntry(db, context, {
     action,
     entity,
     table,
-    where: `r.id = ?5${guard ? ` AND (${guard})` : ''}`,
-    params: [id],
+    where: guard ? `r.id = ?5 AND (${guard})` : 'r.id = ?5',
+    params: [id, ...guardParams],
     entityColumn,
     changes: () => Object.entries(fields).map(([field, sql]) => ({ field, before: sql, after: NULL_JSON })),
   });
