@@ -7,7 +7,7 @@ import type { CompanyChanges, CompanyPayload, TicketCategoryChanges, TicketCateg
 import type { DashboardQuery, TicketReportQuery, TimesheetQuery } from './schemas/reports';
 import type { SearchQuery } from './schemas/search';
 import type { BackupDownloadQuery } from './schemas/settings';
-import type { CommentPayload, TicketChanges, TicketListQuery, TicketPayload, TimeEntryPayload } from './schemas/tickets';
+import type { CommentPayload, TicketChanges, TicketListQuery, TicketPayload, TimeEntryChanges, TimeEntryPayload } from './schemas/tickets';
 import type { ChangePasswordPayload, CreateUserPayload, ProfilePayload, UpdateUserPayload, UserListQuery } from './schemas/users';
 import type {
   AgingSummary,
@@ -79,6 +79,10 @@ export interface ApiContract {
   'POST /tickets/:id/comments': { body: CommentPayload; response: TicketComment };
   'GET /tickets/:id/time-entries': { response: Items<TimeEntry> };
   'POST /tickets/:id/time-entries': { body: TimeEntryPayload; response: TimeEntry };
+  'PATCH /tickets/:id/comments/:commentId': { body: CommentPayload; response: TicketComment };
+  'DELETE /tickets/:id/comments/:commentId': { response: null };
+  'PATCH /tickets/:id/time-entries/:entryId': { body: TimeEntryChanges; response: TimeEntry };
+  'DELETE /tickets/:id/time-entries/:entryId': { response: null };
 
   'GET /invoices/gifs/statements': { query: StatementListQuery; response: Page<Statement> };
   'GET /invoices/gifs/statements/aging': { response: AgingSummary };

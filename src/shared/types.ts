@@ -128,16 +128,17 @@ export interface Ticket extends Versioned {
   updatedAt: string;
 }
 
-export interface TicketComment {
+export interface TicketComment extends Versioned {
   id: number;
   ticketId: number;
   userId: number;
   userName: string;
   body: string;
   createdAt: string;
+  updatedAt: string;
 }
 
-export interface TimeEntry {
+export interface TimeEntry extends Versioned {
   id: number;
   ticketId: number;
   userId: number;
@@ -147,6 +148,7 @@ export interface TimeEntry {
   note: string;
   billable: boolean;
   createdAt: string;
+  updatedAt: string;
 }
 
 export interface InvoiceLine extends Versioned {

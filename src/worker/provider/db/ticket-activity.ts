@@ -12,8 +12,8 @@ export const listComments = async (db: D1Database, ticketId: number) =>
   ).results.map(toComment);
 
 // Comments and time entries belong to their ticket's history.
-const AUDIT_COMMENT = { action: 'comment', entity: 'ticket', table: 'ticket_comments', entityColumn: 'ticket_id', fields: { body: jsonColumn('body') } } as const;
-const AUDIT_TIME = {
+export const AUDIT_COMMENT = { action: 'comment', entity: 'ticket', table: 'ticket_comments', entityColumn: 'ticket_id', fields: { body: jsonColumn('body') } } as const;
+export const AUDIT_TIME = {
   action: 'time',
   entity: 'ticket',
   table: 'time_entries',
@@ -22,7 +22,7 @@ const AUDIT_TIME = {
 } as const;
 
 /** The author of a comment or time entry is the signed-in actor of its audit entry. */
-type Author = AuditContext & { actorId: number };
+export type Author = AuditContext & { actorId: number };
 
 export const insertComment = async (db: D1Database, ticketId: number, author: Author, { body }: CommentPayload) => {
   const [inserted] = await db.batch([
