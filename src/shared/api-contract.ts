@@ -1,6 +1,6 @@
 import type { AuditQuery } from './schemas/audit';
 import type { LoginPayload } from './schemas/auth';
-import type { LineChanges, LineListQuery, LinePayload, StatementChanges, StatementRequest } from './schemas/invoices';
+import type { ApproveLinesRequest, LineChanges, LineListQuery, LinePayload, StatementChanges, StatementRequest } from './schemas/invoices';
 import type { ListQuery } from './schemas/list';
 import type { PaymentPayload, StatementListQuery } from './schemas/payments';
 import type { CompanyChanges, CompanyPayload, TicketCategoryChanges, TicketCategoryPayload } from './schemas/lookups';
@@ -95,6 +95,8 @@ export interface ApiContract {
   'PATCH /invoices/gifs/statements/:id': { body: StatementChanges; response: StatementDetail };
   'GET /invoices/lines/:id': { response: InvoiceLine };
   'PATCH /invoices/lines/:id': { body: LineChanges; response: InvoiceLine };
+  'DELETE /invoices/lines/:id': { response: null };
+  'POST /invoices/lines/approve': { body: ApproveLinesRequest; response: { approved: number } };
   'GET /invoices/:source/lines': { query: LineListQuery; response: LinePage };
   'POST /invoices/:source/lines': { body: LinePayload; response: InvoiceLine };
 

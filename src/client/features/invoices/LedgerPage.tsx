@@ -13,6 +13,9 @@ import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { StatCard } from '../../lib/ui/StatCard';
 import { exportLines, updateLine, useLine, useLines } from './api';
+import { DeleteLineButton } from './DeleteLineButton';
+import { useDraftSelection } from './draft-selection';
+import { NewLineButton } from './NewLineButton';
 import { LINE_FILTER_OPTIONS, LINE_STATUS_COLORS, LINE_STATUS_LABELS, PERIOD_OPTIONS, periodLabel } from './labels';
 import { LineEditor } from './LineEditor';
 import { MonthInvoice } from './MonthInvoice';
@@ -37,6 +40,8 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
   const [exporting, setExporting] = useState(false);
   const totals = lines.data?.totals;
   const canEdit = useCan('editInvoiceLines');
+
+  const selection = useDraftSelection(lines.data?.items, () => lines.mutate());
 
   const showLine = (current: InvoiceLine) => Promise.all([line.mutate(current, { revalidate: false }), lines.mutate()]);
 
@@ -64,9 +69,12 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
         title={title}
         description={description}
         actions={
-          <Button variant="light" onClick={exportCsv} loading={exporting} disabled={exporting}>
-            Export CSV
-          </Button>
+          <Group gap="sm">
+            {canEdit ? <NewLineButton source={source} period={filters.period} onCreated={(created) => Promise.all([lines.mutate(), setSearch({ lineId: created.id })])} /> : null}
+            <Button variant="light" onClick={exportCsv} loading={exporting} disabled={exporting}>
+              Export CSV
+            </Button>
+          </Group>
         }
       />
       <Group mb="md" grow preventGrowOverflow={false} wrap="wrap">
@@ -79,9 +87,10 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
         <StatCard label="Total" value={totals ? formatCents(totals.amountCents) : '…'} hint={filters.period ? periodLabel(filters.period) : 'All periods'} />
       </SimpleGrid>
       {filters.period && isClosingLedger(source) ? <MonthInvoice ledger={source} period={filters.period} onClosed={() => lines.mutate()} /> : null}
+      {canEdit ? selection.toolbar : null}
       <DataTable
         label={`${title} lines`}
-        columns={COLUMNS}
+        columns={canEdit ? [selection.column, ...COLUMNS] : COLUMNS}
         page={lines.data}
         error={lines.error}
         onRetry={() => lines.mutate()}
@@ -100,6 +109,13 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
         {line.data ? (
           <Stack>
             <LineEditor key={line.data.updatedAt} line={line.data} canEdit={canEdit} mutation={save} onReload={(current) => void showLine(current)} />
+            {canEdit && line.data.status === 'draft' ? (
+              <DeleteLineButton
+                line={line.data}
+                onDeleted={() => Promise.all([lines.mutate(), setSearch({ lineId: undefined })])}
+                onRefused={() => Promise.all([lines.mutate(), line.mutate()])}
+              />
+            ) : null}
             <Divider />
             <HistorySection changedAt={line.data.updatedAt} entity="invoice_line" entityId={line.data.id} />
           </Stack>

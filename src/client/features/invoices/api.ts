@@ -1,4 +1,4 @@
-import type { ClosingLedger, InvoiceSource, LineChanges, LineStatus, StatementChanges, StatementRequest, StatementStatus } from '../../../shared/schemas/invoices';
+import type { ClosingLedger, InvoiceSource, LineChanges, LinePayload, LineStatus, StatementChanges, StatementRequest, StatementStatus } from '../../../shared/schemas/invoices';
 import type { PaymentPayload } from '../../../shared/schemas/payments';
 import { apiPath, callApi } from '../../lib/endpoints';
 import { downloadFromApi } from '../../lib/download';
@@ -15,6 +15,12 @@ export const useLine = (id: number | undefined) => useApi('GET /invoices/lines/:
 /** `ifMatch`: the version the form was loaded with; a newer one on the server answers 412. */
 export const updateLine = (id: number, changes: LineChanges, ifMatch?: number) =>
   callApi('PATCH /invoices/lines/:id', { params: { id }, body: changes, ifMatch });
+
+export const createLine = (source: InvoiceSource, line: LinePayload) => callApi('POST /invoices/:source/lines', { params: { source }, body: line });
+/** Only a draft line can go (409 otherwise). */
+export const deleteLine = (id: number) => callApi('DELETE /invoices/lines/:id', { params: { id } });
+/** Approves these drafts, all or none (409 naming those that are not drafts). */
+export const approveLines = (ids: number[]) => callApi('POST /invoices/lines/approve', { body: { ids } });
 
 export const exportLines = (source: InvoiceSource, { period, status }: Omit<LineFilters, 'page'>) =>
   downloadFromApi(

@@ -1,4 +1,4 @@
-import { Button, Center, Divider, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { Button, Center, Divider, Group, Loader, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import type { AnyObject, ObjectSchema } from 'yup';
@@ -10,6 +10,7 @@ import { SubmitButton } from '../../lib/form/SubmitButton';
 import { useAction, type Mutation } from '../../lib/form/use-mutation';
 import { validateWith } from '../../lib/form/validate';
 import { useCan } from '../../lib/permissions';
+import { ConfirmDialog } from '../../lib/ui/ConfirmDialog';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { Facts } from '../../lib/ui/Facts';
 import { FormModal } from '../../lib/ui/FormModal';
@@ -167,21 +168,17 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
           </Stack>
         ) : null}
       </RecordDrawer>
-      <Modal opened={confirming && canEdit} onClose={confirmModal.close} title={`Delete ${noun.toLowerCase()}?`}>
-        <Stack>
-          <Text>
-            Delete <strong>{record.data?.name}</strong>? This cannot be undone.
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={confirmModal.close}>
-              Cancel
-            </Button>
-            <Button color="red" onClick={() => record.data && void remove.run(record.data)} loading={remove.busy} disabled={remove.busy}>
-              Delete
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDialog
+        opened={confirming && canEdit}
+        onClose={confirmModal.close}
+        title={`Delete ${noun.toLowerCase()}?`}
+        busy={remove.busy}
+        onConfirm={() => record.data && void remove.run(record.data)}
+      >
+        <Text>
+          Delete <strong>{record.data?.name}</strong>? This cannot be undone.
+        </Text>
+      </ConfirmDialog>
     </>
   );
 }

@@ -1,9 +1,10 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { useAuth } from '../../lib/auth-store';
 import { useAction } from '../../lib/form/use-mutation';
 import { useCan } from '../../lib/permissions';
+import { ConfirmDialog } from '../../lib/ui/ConfirmDialog';
 import { FormModal } from '../../lib/ui/FormModal';
 
 /** Whether the signed-in person may correct a row by `authorId`: their own, or anyone's as an admin. */
@@ -47,19 +48,9 @@ export function CorrectionActions({ what, editor, remove, onRemoved }: Correctio
       <FormModal opened={editing} onClose={edit.close} title={`Edit ${what}`}>
         {editing ? editor(edit.close) : null}
       </FormModal>
-      <Modal opened={confirming} onClose={confirm.close} title={`Delete ${what}?`}>
-        <Stack>
-          <Text>This cannot be undone; the ticket's history keeps what it held.</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={confirm.close}>
-              Cancel
-            </Button>
-            <Button color="red" onClick={() => void deletion.run(null)} loading={deletion.busy} disabled={deletion.busy}>
-              Delete
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDialog opened={confirming} onClose={confirm.close} title={`Delete ${what}?`} busy={deletion.busy} onConfirm={() => void deletion.run(null)}>
+        <Text>This cannot be undone; the ticket's history keeps what it held.</Text>
+      </ConfirmDialog>
     </Group>
   );
 }

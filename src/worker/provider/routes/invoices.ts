@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { centsToDecimal, toCsv } from '../../../shared/csv';
 import {
+  approveLinesSchema,
   createLineSchema,
   createStatementSchema,
   isClosingLedger,
@@ -11,6 +12,7 @@ import {
 } from '../../../shared/schemas/invoices';
 import { paymentSchema, statementListQuerySchema } from '../../../shared/schemas/payments';
 import { allLines, findLine, insertLine, listLines, updateLine } from '../db/invoices';
+import { approveDraftLines, deleteDraftLine } from '../db/line-drafts';
 import { closeMonth, findMonthInvoice } from '../db/month-close';
 import { agingSummary, recordPayment, reversePayment } from '../db/payments';
 import { written } from '../db/rows';
@@ -84,6 +86,13 @@ export const invoiceRoutes = new Hono<ProviderEnv>()
     const version = readIfMatch(c);
     return versioned(c, foundOr404(await updateLine(c.env.DB, id, c.req.valid('json'), auditContext(c), version), 'Invoice line'));
   })
+  .delete('/lines/:id', linesRole, async (c) => {
+    foundOr404(await deleteDraftLine(c.env.DB, readId(c), auditContext(c)), 'Invoice line');
+    return c.body(null, 204);
+  })
+  .post('/lines/approve', linesRole, jsonBody(approveLinesSchema), async (c) =>
+    c.json({ approved: await approveDraftLines(c.env.DB, c.req.valid('json').ids, auditContext(c)) }),
+  )
   .get('/:source/lines.csv', queryOf(lineListQuerySchema), async (c) => {
     const source = sourceOf(c);
     const { period, status } = c.req.valid('query');
