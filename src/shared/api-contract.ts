@@ -1,6 +1,7 @@
 import type { AuditQuery } from './schemas/audit';
 import type { LoginPayload } from './schemas/auth';
 import type { ApproveLinesRequest, LineChanges, LineListQuery, LinePayload, StatementChanges, StatementRequest } from './schemas/invoices';
+import type { ImportListQuery, ImportQuery } from './schemas/imports';
 import type { ListQuery } from './schemas/list';
 import type { PaymentPayload, StatementListQuery } from './schemas/payments';
 import type { CompanyChanges, CompanyPayload, TicketCategoryChanges, TicketCategoryPayload } from './schemas/lookups';
@@ -17,6 +18,9 @@ import type {
   ChangePasswordResponse,
   Company,
   DashboardSummary,
+  ImportBatch,
+  ImportReport,
+  ImportResult,
   InvoiceLine,
   LinePage,
   LoginResponse,
@@ -97,6 +101,10 @@ export interface ApiContract {
   'PATCH /invoices/lines/:id': { body: LineChanges; response: InvoiceLine };
   'DELETE /invoices/lines/:id': { response: null };
   'POST /invoices/lines/approve': { body: ApproveLinesRequest; response: { approved: number } };
+  'GET /invoices/imports': { query: ImportListQuery; response: Page<ImportBatch> };
+  'DELETE /invoices/imports/:batchId': { response: null };
+  /** Takes a text/csv body, not JSON: a dry run answers the check (200), an import the batch (201) or the check with a message (400). */
+  'POST /invoices/:source/lines/import': { query: ImportQuery; response: ImportReport | ImportResult };
   'GET /invoices/:source/lines': { query: LineListQuery; response: LinePage };
   'POST /invoices/:source/lines': { body: LinePayload; response: InvoiceLine };
 

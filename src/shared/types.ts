@@ -307,3 +307,56 @@ export interface SearchResult {
   title: string;
   subtitle: string;
 }
+
+/** One problem with one row of an import: `row` 1 is the first row after the header; `field` is the column. */
+export interface ImportError {
+  row: number;
+  field: string;
+  message: string;
+}
+
+/** A row of an import as it would become a line; values that could not be read are null. */
+export interface ImportPreviewLine {
+  row: number;
+  period: string;
+  company: string;
+  companyId: number | null;
+  description: string;
+  quantity: number | null;
+  unitPriceCents: number | null;
+  amountCents: number | null;
+  reference: string;
+  /** The ledger holds this reference for this month already: the import skips the row. */
+  duplicate: boolean;
+}
+
+/** The check of an import (a dry run, or the 400 of an import with errors). */
+export interface ImportReport {
+  rows: number;
+  valid: number;
+  duplicates: number;
+  errors: ImportError[];
+  preview: ImportPreviewLine[];
+}
+
+export interface ImportResult {
+  batchId: number;
+  created: number;
+  duplicates: number;
+}
+
+export interface ImportBatch {
+  id: number;
+  source: InvoiceSource;
+  fileName: string;
+  rows: number;
+  created: number;
+  duplicates: number;
+  userId: number | null;
+  userName: string | null;
+  at: string;
+  undoneAt: string | null;
+  /** Lines of it still in the ledger, and how many of them are no longer drafts (which blocks the undo). */
+  lines: number;
+  billedLines: number;
+}
