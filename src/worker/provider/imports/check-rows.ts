@@ -1,6 +1,6 @@
 import { startsLikeFormula } from '../../../shared/csv';
 import { IMPORT_COLUMNS, REQUIRED_IMPORT_COLUMNS, type ImportColumn } from '../../../shared/schemas/imports';
-import type { ImportError } from '../../../shared/types';
+import type { ImportError, ImportPreviewLine } from '../../../shared/types';
 import { Invalid } from '../errors/domain';
 
 /**
@@ -9,17 +9,8 @@ import { Invalid } from '../errors/domain';
  * once. The rows that pass are returned as lines to write.
  */
 
-export interface CheckedRow {
-  row: number;
-  period: string;
-  company: string;
-  companyId: number | null;
-  description: string;
-  quantity: number | null;
-  unitPriceCents: number | null;
-  reference: string;
-  ok: boolean;
-}
+/** A row as read, with whether it passed every check. */
+export type CheckedRow = Omit<ImportPreviewLine, 'amountCents' | 'duplicate'> & { ok: boolean };
 
 /** A company by its name or code, compared without case. */
 export type CompanyIndex = Map<string, number>;
