@@ -14,6 +14,7 @@ import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { StatCard } from '../../lib/ui/StatCard';
 import { exportLines, updateLine, useLine, useLines } from './api';
 import { DeleteLineButton } from './DeleteLineButton';
+import { ImportButton } from './ImportButton';
 import { useDraftSelection } from './draft-selection';
 import { NewLineButton } from './NewLineButton';
 import { LINE_FILTER_OPTIONS, LINE_STATUS_COLORS, LINE_STATUS_LABELS, PERIOD_OPTIONS, periodLabel } from './labels';
@@ -40,6 +41,7 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
   const [exporting, setExporting] = useState(false);
   const totals = lines.data?.totals;
   const canEdit = useCan('editInvoiceLines');
+  const canImport = useCan('importLines');
 
   const selection = useDraftSelection(lines.data?.items, () => lines.mutate());
 
@@ -70,6 +72,7 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
         description={description}
         actions={
           <Group gap="sm">
+            {canImport ? <ImportButton source={source} title={title} onImported={() => lines.mutate()} /> : null}
             {canEdit ? <NewLineButton source={source} period={filters.period} onCreated={(created) => Promise.all([lines.mutate(), setSearch({ lineId: created.id })])} /> : null}
             <Button variant="light" onClick={exportCsv} loading={exporting} disabled={exporting}>
               Export CSV

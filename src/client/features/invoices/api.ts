@@ -1,5 +1,7 @@
 import type { ClosingLedger, InvoiceSource, LineChanges, LinePayload, LineStatus, StatementChanges, StatementRequest, StatementStatus } from '../../../shared/schemas/invoices';
 import type { PaymentPayload } from '../../../shared/schemas/payments';
+import type { ImportReport, ImportResult } from '../../../shared/types';
+import { apiRequest } from '../../lib/api';
 import { apiPath, callApi } from '../../lib/endpoints';
 import { downloadFromApi } from '../../lib/download';
 import { useApi } from '../../lib/use-api';
@@ -43,3 +45,13 @@ export const moveStatement = (id: number, changes: StatementChanges & { from: St
   callApi('PATCH /invoices/gifs/statements/:id', { params: { id }, body: changes });
 /** The companies a statement can bill, for the generate dialog. */
 export const useCompanies = () => useApi('GET /companies', { query: { pageSize: 200 } });
+
+/** Sends a CSV file to a ledger: a dry run answers the check, an import the batch (or a 400 whose body is the check). */
+export const sendImport = <T extends ImportReport | ImportResult>(source: InvoiceSource, file: Blob, fileName: string, dryRun: boolean) =>
+  apiRequest<T>(apiPath('POST /invoices/:source/lines/import', { params: { source }, query: { dryRun: dryRun ? 'true' : 'false', fileName } }), {
+    method: 'POST',
+    // Browsers label CSV files differently (text/csv, application/vnd.ms-excel, nothing); the API reads text/csv.
+    body: new Blob([file], { type: 'text/csv' }),
+  });
+export const useImports = (source: InvoiceSource) => useApi('GET /invoices/imports', { query: { source, pageSize: 10 } });
+export const undoImport = (batchId: number) => callApi('DELETE /invoices/imports/:batchId', { params: { batchId } });
