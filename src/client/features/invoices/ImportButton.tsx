@@ -73,6 +73,7 @@ export function ImportButton({ source, title, onImported }: { source: InvoiceSou
             placeholder="Choose a file"
             accept=".csv,text/csv"
             clearable
+            clearButtonProps={{ 'aria-label': 'Clear the file' }}
             value={step.kind === 'checked' ? step.file : null}
             onChange={(file) => void check(file)}
           />
