@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { THEME_STORAGE_KEY } from '../../src/shared/constants';
 import type { Company, LinePage } from '../../src/shared/types';
-import { POLL, adminApi, apiResponse, browserPerFile, expectText, heading, makeAccount, screenshot, toast, uniqueTag } from './fixtures';
+import { PHONE, POLL, adminApi, apiResponse, browserPerFile, expectText, heading, makeAccount, screenshot, toast, uniqueTag } from './fixtures';
 
 // Ledger import (README "Ledger imports"): preview with an error row, import, undo.
 
@@ -64,5 +65,21 @@ describe('ledger import', () => {
     await row.getByText('Undone').waitFor();
     await expect.poll(async () => (await linesOf(period)).length, POLL).toBe(0);
     await screenshot(page, 'ledger-import-undone-desktop');
+  });
+
+  it('fits a phone in the dark theme: the preview scrolls inside its own region, the page does not', async () => {
+    const page = await chrome.open(PHONE);
+    await page.addInitScript((key) => localStorage.setItem(key, 'dark'), THEME_STORAGE_KEY);
+    await page.goto('/invoices/autofi/');
+    await heading(page, 'Autofi');
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import lines into Autofi' });
+    const csv = ['period,company,description,quantity,unit_price,reference', '2041-01,Nobody,Long description of a vendor line,2,1.005,P-1'].join('\n');
+    await dialog.locator('input[type="file"]').setInputFiles({ name: 'phone.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await expectText(dialog.getByTestId('import-summary'), '1 row: 0 valid, 0 already in the ledger (skipped), 2 problems');
+    const region = dialog.getByRole('region', { name: 'Preview, scrolls sideways' });
+    expect(await region.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await screenshot(page, 'ledger-import-preview-phone-dark');
   });
 });
