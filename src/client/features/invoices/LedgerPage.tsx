@@ -93,7 +93,7 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
       {canEdit ? selection.toolbar : null}
       <DataTable
         label={`${title} lines`}
-        columns={canEdit ? [selection.column, ...COLUMNS] : COLUMNS}
+        columns={canEdit ? [...COLUMNS, selection.column] : COLUMNS}
         page={lines.data}
         error={lines.error}
         onRetry={() => lines.mutate()}
