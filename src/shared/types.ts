@@ -326,6 +326,9 @@ export interface ImportPreviewLine {
   unitPriceCents: number | null;
   amountCents: number | null;
   reference: string;
+  /** The quantity and unit price as the file has them, to show beside a problem with them. */
+  quantityText: string;
+  unitPriceText: string;
   /** The ledger holds this reference for this month already: the import skips the row. */
   duplicate: boolean;
 }

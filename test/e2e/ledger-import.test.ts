@@ -37,7 +37,7 @@ describe('ledger import', () => {
     const bad = preview.locator('tr[data-row="2"]');
     expect(await bad.getAttribute('data-invalid')).toBe('true');
     await expectText(bad.locator('td[data-field="company"]'), `Nobody ${tag}Unknown company "Nobody ${tag}"`);
-    await expectText(bad.locator('td[data-field="unit_price"]'), 'Must have at most 2 decimal places, such as 0.50');
+    await expectText(bad.locator('td[data-field="unit_price"]'), '0.505Must have at most 2 decimal places, such as 0.50');
     expect(await preview.locator('tr[data-row="1"]').getAttribute('data-invalid')).toBeNull();
     await expectText(preview.locator('tr[data-row="1"] td[data-field="description"]'), 'Trackers; "blue"');
     expect(await dialog.getByRole('button', { name: 'Fix the problems to import' }).isDisabled()).toBe(true);

@@ -110,6 +110,8 @@ describe('checking a file (dry run)', () => {
     expect(byRow(4)).toEqual({ description: 'Starts with "-": a spreadsheet would run it as a formula', reference: 'The same reference as row 1' });
     expect(byRow(5)).toMatchObject({ row: 'Has 3 fields; the header has 6', quantity: 'Must be a whole number, 0 or more' });
     expect(byRow(6)).toEqual({ description: 'Required' });
+    // What could not be read is previewed as the file has it.
+    expect(report.preview[1]).toMatchObject({ quantity: null, quantityText: '1.5', unitPriceCents: null, unitPriceText: '12.505' });
   });
 
   it('refuses a file it cannot read as a whole with 400 (or 413, 415)', async () => {

@@ -6,8 +6,9 @@ const COLUMNS: { field: string; label: string; value: (line: ImportPreviewLine) 
   { field: 'period', label: 'Period', value: (l) => l.period },
   { field: 'company', label: 'Company', value: (l) => l.company },
   { field: 'description', label: 'Description', value: (l) => l.description },
-  { field: 'quantity', label: 'Qty', value: (l) => (l.quantity === null ? '' : l.quantity.toLocaleString()), align: 'right' },
-  { field: 'unit_price', label: 'Unit price', value: (l) => (l.unitPriceCents === null ? '' : formatCents(l.unitPriceCents)), align: 'right' },
+  // A value that could not be read shows as the file has it, next to its problem.
+  { field: 'quantity', label: 'Qty', value: (l) => (l.quantity === null ? l.quantityText : l.quantity.toLocaleString()), align: 'right' },
+  { field: 'unit_price', label: 'Unit price', value: (l) => (l.unitPriceCents === null ? l.unitPriceText : formatCents(l.unitPriceCents)), align: 'right' },
   { field: 'reference', label: 'Reference', value: (l) => l.reference },
 ];
 

@@ -68,6 +68,8 @@ export const importReport = async (db: D1Database, source: InvoiceSource, rows: 
       unitPriceCents: row.unitPriceCents,
       amountCents: amountOf(row),
       reference: row.reference,
+      quantityText: row.quantityText,
+      unitPriceText: row.unitPriceText,
       duplicate: isDuplicate(row),
     })),
   };

@@ -81,7 +81,8 @@ export const checkRows = (header: string[], records: string[][], companies: Comp
     const quantityText = cell('quantity');
     const quantity = WHOLE.test(quantityText) && Number(quantityText) <= MAX_QUANTITY ? Number(quantityText) : null;
     if (quantity === null) fault('quantity', WHOLE.test(quantityText) ? 'Too large' : 'Must be a whole number, 0 or more');
-    const cents = centsOf(cell('unit_price'));
+    const unitPriceText = cell('unit_price');
+    const cents = centsOf(unitPriceText);
     if (typeof cents === 'string') fault('unit_price', cents);
 
     if (reference) {
@@ -90,7 +91,8 @@ export const checkRows = (header: string[], records: string[][], companies: Comp
       else references.set(reference, row);
     }
     errors.push(...faults);
-    return { row, period, company, companyId, description, quantity, unitPriceCents: typeof cents === 'number' ? cents : null, reference, ok: faults.length === 0 };
+    const unitPriceCents = typeof cents === 'number' ? cents : null;
+    return { row, period, company, companyId, description, quantity, unitPriceCents, reference, quantityText, unitPriceText, ok: faults.length === 0 };
   });
   return { rows, errors };
 };
