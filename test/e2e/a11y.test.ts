@@ -163,6 +163,21 @@ const VIEWS: View[] = [
       await dialog.getByTestId('import-summary').waitFor();
     },
   },
+  {
+    name: 'autofi, undo an import',
+    path: '/invoices/autofi/',
+    act: async (page) => {
+      // A one-line import of a month far ahead (no reference, so each run imports it anew), then its Undo.
+      const company = (await adminApi<ListPage<{ name: string }>>('companies?pageSize=1')).items[0]?.name ?? '';
+      await page.getByRole('button', { name: 'Import CSV' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Import lines into Autofi' });
+      const csv = `period,company,description,quantity,unit_price\r\n2099-01,"${company}",Axe check,1,1.00\r\n`;
+      await dialog.locator('input[type="file"]').setInputFiles({ name: 'axe.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await dialog.getByRole('button', { name: 'Import 1 line' }).click();
+      await dialog.getByRole('button', { name: /^Undo the import of axe\.csv/ }).first().click();
+      await page.getByRole('dialog', { name: 'Undo this import?' }).waitFor();
+    },
+  },
   { name: 'autofi line', path: ({ line }) => `/invoices/autofi/?lineId=${line.autofi}` },
   { name: 'autofi, a month with its invoice section', path: `/invoices/autofi/?period=${lastMonth()}` },
   {
