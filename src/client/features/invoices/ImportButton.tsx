@@ -26,7 +26,7 @@ export function ImportButton({ source, title, onImported }: { source: InvoiceSou
   const [step, setStep] = useState<Step>({ kind: 'idle' });
   const [importing, setImporting] = useState(false);
   // The same list Past imports shows, refreshed once an import lands.
-  const imports = useImports(source);
+  const imports = useImports(source, opened);
 
   const check = async (file: File | null) => {
     if (!file) return setStep({ kind: 'idle' });

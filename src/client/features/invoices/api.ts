@@ -53,5 +53,6 @@ export const sendImport = <T extends ImportReport | ImportResult>(source: Invoic
     // Browsers label CSV files differently (text/csv, application/vnd.ms-excel, nothing); the API reads text/csv.
     body: new Blob([file], { type: 'text/csv' }),
   });
-export const useImports = (source: InvoiceSource) => useApi('GET /invoices/imports', { query: { source, pageSize: 10 } });
+/** A ledger's latest imports; nothing is asked while `enabled` is false (the import dialog is closed). */
+export const useImports = (source: InvoiceSource, enabled = true) => useApi('GET /invoices/imports', enabled ? { query: { source, pageSize: 10 } } : null);
 export const undoImport = (batchId: number) => callApi('DELETE /invoices/imports/:batchId', { params: { batchId } });
