@@ -1,7 +1,8 @@
 import type { Attachment } from './schemas/attachments';
 import type { AuditQuery } from './schemas/audit';
 import type { LoginPayload } from './schemas/auth';
-import type { LineChanges, LineListQuery, LinePayload, StatementChanges, StatementRequest } from './schemas/invoices';
+import type { ApproveLinesRequest, LineChanges, LineListQuery, LinePayload, StatementChanges, StatementRequest } from './schemas/invoices';
+import type { ImportListQuery, ImportQuery } from './schemas/imports';
 import type { ListQuery } from './schemas/list';
 import type { LiveQuery, LiveTicket } from './live';
 import type { MarkReadPayload, NotificationListQuery } from './schemas/notifications';
@@ -10,7 +11,7 @@ import type { CompanyChanges, CompanyPayload, TicketCategoryChanges, TicketCateg
 import type { DashboardQuery, TicketReportQuery, TimesheetQuery } from './schemas/reports';
 import type { SearchQuery } from './schemas/search';
 import type { BackupDownloadQuery } from './schemas/settings';
-import type { CommentPayload, TicketChanges, TicketListQuery, TicketPayload, TimeEntryPayload } from './schemas/tickets';
+import type { CommentPayload, TicketChanges, TicketListQuery, TicketPayload, TimeEntryChanges, TimeEntryPayload } from './schemas/tickets';
 import type { ChangePasswordPayload, CreateUserPayload, ProfilePayload, UpdateUserPayload, UserListQuery } from './schemas/users';
 import type {
   AgingSummary,
@@ -20,6 +21,9 @@ import type {
   ChangePasswordResponse,
   Company,
   DashboardSummary,
+  ImportBatch,
+  ImportReport,
+  ImportResult,
   InvoiceLine,
   LinePage,
   LoginResponse,
@@ -91,6 +95,10 @@ export interface ApiContract {
   'GET /tickets/:id/watchers': { response: TicketWatchers };
   'PUT /tickets/:id/watchers/me': { response: null };
   'DELETE /tickets/:id/watchers/me': { response: null };
+  'PATCH /tickets/:id/comments/:commentId': { body: CommentPayload; response: TicketComment };
+  'DELETE /tickets/:id/comments/:commentId': { response: null };
+  'PATCH /tickets/:id/time-entries/:entryId': { body: TimeEntryChanges; response: TimeEntry };
+  'DELETE /tickets/:id/time-entries/:entryId': { response: null };
 
   'GET /invoices/gifs/statements': { query: StatementListQuery; response: Page<Statement> };
   'GET /invoices/gifs/statements/aging': { response: AgingSummary };
@@ -103,6 +111,12 @@ export interface ApiContract {
   'PATCH /invoices/gifs/statements/:id': { body: StatementChanges; response: StatementDetail };
   'GET /invoices/lines/:id': { response: InvoiceLine };
   'PATCH /invoices/lines/:id': { body: LineChanges; response: InvoiceLine };
+  'DELETE /invoices/lines/:id': { response: null };
+  'POST /invoices/lines/approve': { body: ApproveLinesRequest; response: { approved: number } };
+  'GET /invoices/imports': { query: ImportListQuery; response: Page<ImportBatch> };
+  'DELETE /invoices/imports/:batchId': { response: null };
+  /** Takes a text/csv body, not JSON: a dry run answers the check (200), an import the batch (201) or the check with a message (400). */
+  'POST /invoices/:source/lines/import': { query: ImportQuery; response: ImportReport | ImportResult };
   'GET /invoices/:source/lines': { query: LineListQuery; response: LinePage };
   'POST /invoices/:source/lines': { body: LinePayload; response: InvoiceLine };
 

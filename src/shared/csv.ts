@@ -20,6 +20,9 @@ export interface CsvDecimal {
 
 export type CsvCell = string | number | boolean | CsvDecimal | null | undefined;
 
+/** Whether a spreadsheet would run this text as a formula (see FORMULA_START). */
+export const startsLikeFormula = (value: string) => FORMULA_START.test(value);
+
 export const csvCell = (value: CsvCell) => {
   if (value === null || value === undefined) return '';
   if (typeof value === 'object') return value.decimal;

@@ -15,6 +15,8 @@ export const PERMISSIONS = {
   editInvoiceLines: { roles: ['billing', 'admin'], action: 'create or edit invoice lines' },
   manageStatements: { roles: ['billing', 'admin'], action: 'create, issue or mark statements paid' },
   reversePayments: { roles: ['admin'], action: 'reverse payments' },
+  correctOthersActivity: { roles: ['admin'], action: "edit or delete other people's comments and time" },
+  importLines: { roles: ['billing', 'admin'], action: 'import invoice lines' },
   readAuditLog: { roles: ['admin'], action: 'read the whole audit log' },
   exportAuditLog: { roles: ['admin'], action: 'export the audit log' },
   downloadBackups: { roles: ['admin'], action: 'download backups' },

@@ -133,16 +133,17 @@ export interface Ticket extends Versioned {
   updatedAt: string;
 }
 
-export interface TicketComment {
+export interface TicketComment extends Versioned {
   id: number;
   ticketId: number;
   userId: number;
   userName: string;
   body: string;
   createdAt: string;
+  updatedAt: string;
 }
 
-export interface TimeEntry {
+export interface TimeEntry extends Versioned {
   id: number;
   ticketId: number;
   userId: number;
@@ -152,6 +153,7 @@ export interface TimeEntry {
   note: string;
   billable: boolean;
   createdAt: string;
+  updatedAt: string;
 }
 
 export interface InvoiceLine extends Versioned {
@@ -343,4 +345,60 @@ export type NotificationPage = Page<Notification> & UnreadCount;
 export interface TicketWatchers {
   items: { userId: number; name: string }[];
   watching: boolean;
+}
+
+/** One problem with one row of an import: `row` 1 is the first row after the header; `field` is the column. */
+export interface ImportError {
+  row: number;
+  field: string;
+  message: string;
+}
+
+/** A row of an import as it would become a line; values that could not be read are null. */
+export interface ImportPreviewLine {
+  row: number;
+  period: string;
+  company: string;
+  companyId: number | null;
+  description: string;
+  quantity: number | null;
+  unitPriceCents: number | null;
+  amountCents: number | null;
+  reference: string;
+  /** The quantity and unit price as the file has them, to show beside a problem with them. */
+  quantityText: string;
+  unitPriceText: string;
+  /** The ledger holds this reference for this month already: the import skips the row. */
+  duplicate: boolean;
+}
+
+/** The check of an import (a dry run, or the 400 of an import with errors). */
+export interface ImportReport {
+  rows: number;
+  valid: number;
+  duplicates: number;
+  errors: ImportError[];
+  preview: ImportPreviewLine[];
+}
+
+export interface ImportResult {
+  batchId: number;
+  created: number;
+  duplicates: number;
+}
+
+export interface ImportBatch {
+  id: number;
+  source: InvoiceSource;
+  fileName: string;
+  rows: number;
+  created: number;
+  duplicates: number;
+  userId: number | null;
+  userName: string | null;
+  at: string;
+  undoneAt: string | null;
+  /** Lines of it still in the ledger, and how many of them are no longer drafts (which blocks the undo). */
+  lines: number;
+  billedLines: number;
 }

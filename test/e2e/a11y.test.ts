@@ -171,11 +171,57 @@ const VIEWS: View[] = [
       await page.getByRole('dialog', { name: 'New ticket' }).waitFor();
     },
   },
+  {
+    name: 'ticket, correct a time entry',
+    path: ({ ticket }) => `/tickets/?id=${ticket}`,
+    act: async (page) => {
+      // An entry of the admin's own, so the Edit button is there whatever the demo ticket holds.
+      const drawer = page.getByRole('dialog').first();
+      await drawer.getByLabel('Minutes').fill('5');
+      await drawer.getByRole('button', { name: 'Log time' }).click();
+      await drawer.getByRole('button', { name: /^Edit time entry of/ }).first().click();
+      await page.getByRole('dialog', { name: /^Edit time entry of/ }).getByLabel('Minutes').waitFor();
+    },
+  },
   { name: 'ticket categories', path: '/lookups/ticket-categories/' },
   { name: 'ticket category', path: ({ category }) => `/lookups/ticket-categories/?id=${category}` },
   { name: 'companies', path: '/lookups/companies/' },
   { name: 'company', path: ({ company }) => `/lookups/companies/?id=${company}` },
   { name: 'autofi', path: '/invoices/autofi/' },
+  {
+    name: 'autofi, new line dialog',
+    path: '/invoices/autofi/',
+    act: async (page) => {
+      await page.getByRole('button', { name: 'New line', exact: true }).click();
+      await page.getByRole('dialog', { name: 'New line' }).getByLabel('Description').waitFor();
+    },
+  },
+  {
+    name: 'autofi, import preview with a problem',
+    path: '/invoices/autofi/',
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Import CSV' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Import lines into Autofi' });
+      const csv = `period,company,description,quantity,unit_price,reference\r\n${lastMonth()},No Such Company,=SUM(A1),1.5,2.505,\r\n`;
+      await dialog.locator('input[type="file"]').setInputFiles({ name: 'vendor.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await dialog.getByTestId('import-summary').waitFor();
+    },
+  },
+  {
+    name: 'autofi, undo an import',
+    path: '/invoices/autofi/',
+    act: async (page) => {
+      // A one-line import of a month far ahead (no reference, so each run imports it anew), then its Undo.
+      const company = (await adminApi<ListPage<{ name: string }>>('companies?pageSize=1')).items[0]?.name ?? '';
+      await page.getByRole('button', { name: 'Import CSV' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Import lines into Autofi' });
+      const csv = `period,company,description,quantity,unit_price\r\n2099-01,"${company}",Axe check,1,1.00\r\n`;
+      await dialog.locator('input[type="file"]').setInputFiles({ name: 'axe.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await dialog.getByRole('button', { name: 'Import 1 line' }).click();
+      await dialog.getByRole('button', { name: /^Undo the import of axe\.csv/ }).first().click();
+      await page.getByRole('dialog', { name: 'Undo this import?' }).waitFor();
+    },
+  },
   { name: 'autofi line', path: ({ line }) => `/invoices/autofi/?lineId=${line.autofi}` },
   { name: 'autofi, a month with its invoice section', path: `/invoices/autofi/?period=${lastMonth()}` },
   {

@@ -10,6 +10,8 @@ const EXPECTED: Record<Permission, Role[]> = {
   editInvoiceLines: ['billing', 'admin'],
   manageStatements: ['billing', 'admin'],
   reversePayments: ['admin'],
+  correctOthersActivity: ['admin'],
+  importLines: ['billing', 'admin'],
   readAuditLog: ['admin'],
   exportAuditLog: ['admin'],
   downloadBackups: ['admin'],

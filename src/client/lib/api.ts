@@ -64,7 +64,8 @@ const parse = (raw: string): unknown => {
 /** One exchange with the API: bearer token, 10 s timeout, no retries, errors mapped per docs/api.md#errors. */
 const send = async (path: string, { method = 'GET', body, authenticated = true, signal, ifMatch }: RequestOptions, accept: string) => {
   const headers: Record<string, string> = { accept };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  // A file (an import's CSV) goes as it is, under its own type; anything else as JSON.
+  if (body !== undefined) headers['content-type'] = body instanceof Blob ? body.type || 'application/octet-stream' : 'application/json';
   if (ifMatch !== undefined) headers['if-match'] = `"${ifMatch}"`;
   const token = authenticated ? authState.token : null;
   if (token) headers.authorization = `Bearer ${token}`;
@@ -74,7 +75,7 @@ const send = async (path: string, { method = 'GET', body, authenticated = true, 
     response = await fetch(`${API_BASE}/${path.replace(/^\//, '')}`, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : body instanceof Blob ? body : JSON.stringify(body),
       signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) : AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
   } catch (error) {

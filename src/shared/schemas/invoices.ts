@@ -1,4 +1,4 @@
-import { number, object, string, type InferType } from 'yup';
+import { array, number, object, string, type InferType } from 'yup';
 import { filledLine, filledParagraph, line } from './fields';
 import { recordId } from './ids';
 import { listQuerySchema } from './list';
@@ -92,3 +92,16 @@ export const updateStatementSchema = object({
   }),
 });
 export type StatementChanges = InferType<typeof updateStatementSchema>;
+
+/** The most lines one approval takes: a ledger page at its largest. */
+export const APPROVE_MAX = 200;
+
+/** Approves these draft lines, all or none. */
+export const approveLinesSchema = object({
+  ids: array(recordId().required('Required'))
+    .min(1, 'Choose at least one line')
+    .max(APPROVE_MAX, `At most ${APPROVE_MAX} lines at once`)
+    .test('unique', 'Each line may be named once', (ids) => !ids || new Set(ids).size === ids.length)
+    .required('Required'),
+});
+export type ApproveLinesRequest = InferType<typeof approveLinesSchema>;

@@ -81,14 +81,17 @@ export type CommentPayload = InferType<typeof commentSchema>;
 /** Minutes in a day: the most one entry, and all of one person's entries for one day, may hold. */
 export const MINUTES_PER_DAY = 24 * 60;
 
+const minutes = () =>
+  number().integer('Must be a whole number of minutes').min(1, 'Must be at least 1 minute').max(MINUTES_PER_DAY, 'Must be at most 24 hours');
+
 export const timeEntrySchema = object({
   workDate: workDate().required('Required'),
-  minutes: number()
-    .integer('Must be a whole number of minutes')
-    .min(1, 'Must be at least 1 minute')
-    .max(MINUTES_PER_DAY, 'Must be at most 24 hours')
-    .required('Required'),
+  minutes: minutes().required('Required'),
   note: paragraph(500),
   billable: boolean(),
 });
 export type TimeEntryPayload = InferType<typeof timeEntrySchema>;
+
+/** A correction of a time entry: the fields it names. */
+export const updateTimeEntrySchema = object({ workDate: workDate(), minutes: minutes(), note: paragraph(500), billable: boolean() });
+export type TimeEntryChanges = InferType<typeof updateTimeEntrySchema>;

@@ -1,4 +1,4 @@
-import { Badge, Button, Center, Divider, Loader, Select, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Badge, Button, Center, Divider, Group, Loader, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { LINE_STATUSES, isClosingLedger, type InvoiceSource, type LineChanges } from '../../../shared/schemas/invoices';
 import type { InvoiceLine } from '../../../shared/types';
@@ -14,6 +14,10 @@ import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { StatCard } from '../../lib/ui/StatCard';
 import { exportLines, updateLine, useLine, useLines } from './api';
+import { DeleteLineButton } from './DeleteLineButton';
+import { ImportButton } from './ImportButton';
+import { useDraftSelection } from './draft-selection';
+import { NewLineButton } from './NewLineButton';
 import { LINE_FILTER_OPTIONS, LINE_STATUS_COLORS, LINE_STATUS_LABELS, PERIOD_OPTIONS } from './labels';
 import { LineEditor } from './LineEditor';
 import { MonthInvoice } from './MonthInvoice';
@@ -38,6 +42,9 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
   const [exporting, setExporting] = useState(false);
   const totals = lines.data?.totals;
   const canEdit = useCan('editInvoiceLines');
+  const canImport = useCan('importLines');
+
+  const selection = useDraftSelection(lines.data?.items, () => lines.mutate());
 
   const showLine = (current: InvoiceLine) => Promise.all([line.mutate(current, { revalidate: false }), lines.mutate()]);
 
@@ -65,9 +72,13 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
         title={title}
         description={description}
         actions={
-          <Button variant="light" onClick={exportCsv} loading={exporting} disabled={exporting}>
-            Export CSV
-          </Button>
+          <Group gap="sm">
+            {canImport ? <ImportButton source={source} title={title} onImported={() => lines.mutate()} /> : null}
+            {canEdit ? <NewLineButton source={source} period={filters.period} onCreated={(created) => Promise.all([lines.mutate(), setSearch({ lineId: created.id })])} /> : null}
+            <Button variant="light" onClick={exportCsv} loading={exporting} disabled={exporting}>
+              Export CSV
+            </Button>
+          </Group>
         }
       />
       <FoldingFilters id="ledger-filters" active={[filters.period, filters.status].filter(Boolean).length} cols={{ base: 1, xs: 2 }}>
@@ -80,9 +91,10 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
         <StatCard label="Total" value={totals ? formatCents(totals.amountCents) : '…'} hint={filters.period ? formatMonth(filters.period) : 'All periods'} />
       </SimpleGrid>
       {filters.period && isClosingLedger(source) ? <MonthInvoice ledger={source} period={filters.period} onClosed={() => lines.mutate()} /> : null}
+      {canEdit ? selection.toolbar : null}
       <DataTable
         label={`${title} lines`}
-        columns={COLUMNS}
+        columns={canEdit ? [...COLUMNS, selection.column] : COLUMNS}
         page={lines.data}
         error={lines.error}
         onRetry={() => lines.mutate()}
@@ -101,6 +113,13 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
         {line.data ? (
           <Stack>
             <LineEditor key={line.data.updatedAt} line={line.data} canEdit={canEdit} mutation={save} onReload={(current) => void showLine(current)} />
+            {canEdit && line.data.status === 'draft' ? (
+              <DeleteLineButton
+                line={line.data}
+                onDeleted={() => Promise.all([lines.mutate(), setSearch({ lineId: undefined })])}
+                onRefused={() => Promise.all([lines.mutate(), line.mutate()])}
+              />
+            ) : null}
             <Divider />
             <HistorySection changedAt={line.data.updatedAt} entity="invoice_line" entityId={line.data.id} />
           </Stack>

@@ -1,5 +1,7 @@
-import type { ClosingLedger, InvoiceSource, LineChanges, LineStatus, StatementChanges, StatementRequest, StatementStatus } from '../../../shared/schemas/invoices';
+import type { ClosingLedger, InvoiceSource, LineChanges, LinePayload, LineStatus, StatementChanges, StatementRequest, StatementStatus } from '../../../shared/schemas/invoices';
 import type { PaymentPayload } from '../../../shared/schemas/payments';
+import type { ImportReport, ImportResult } from '../../../shared/types';
+import { apiRequest } from '../../lib/api';
 import { apiPath, callApi } from '../../lib/endpoints';
 import { downloadFromApi } from '../../lib/download';
 import { useApi } from '../../lib/use-api';
@@ -15,6 +17,12 @@ export const useLine = (id: number | undefined) => useApi('GET /invoices/lines/:
 /** `ifMatch`: the version the form was loaded with; a newer one on the server answers 412. */
 export const updateLine = (id: number, changes: LineChanges, ifMatch?: number) =>
   callApi('PATCH /invoices/lines/:id', { params: { id }, body: changes, ifMatch });
+
+export const createLine = (source: InvoiceSource, line: LinePayload) => callApi('POST /invoices/:source/lines', { params: { source }, body: line });
+/** Only a draft line can go (409 otherwise). */
+export const deleteLine = (id: number) => callApi('DELETE /invoices/lines/:id', { params: { id } });
+/** Approves these drafts, all or none (409 naming those that are not drafts). */
+export const approveLines = (ids: number[]) => callApi('POST /invoices/lines/approve', { body: { ids } });
 
 export const exportLines = (source: InvoiceSource, { period, status }: Omit<LineFilters, 'page'>) =>
   downloadFromApi(
@@ -37,3 +45,14 @@ export const moveStatement = (id: number, changes: StatementChanges & { from: St
   callApi('PATCH /invoices/gifs/statements/:id', { params: { id }, body: changes });
 /** The companies a statement can bill, for the generate dialog. */
 export const useCompanies = () => useApi('GET /companies', { query: { pageSize: 200 } });
+
+/** Sends a CSV file to a ledger: a dry run answers the check, an import the batch (or a 400 whose body is the check). */
+export const sendImport = <T extends ImportReport | ImportResult>(source: InvoiceSource, file: Blob, fileName: string, dryRun: boolean) =>
+  apiRequest<T>(apiPath('POST /invoices/:source/lines/import', { params: { source }, query: { dryRun: dryRun ? 'true' : 'false', fileName } }), {
+    method: 'POST',
+    // Browsers label CSV files differently (text/csv, application/vnd.ms-excel, nothing); the API reads text/csv.
+    body: new Blob([file], { type: 'text/csv' }),
+  });
+/** A ledger's latest imports; nothing is asked while `enabled` is false (the import dialog is closed). */
+export const useImports = (source: InvoiceSource, enabled = true) => useApi('GET /invoices/imports', enabled ? { query: { source, pageSize: 10 } } : null);
+export const undoImport = (batchId: number) => callApi('DELETE /invoices/imports/:batchId', { params: { batchId } });

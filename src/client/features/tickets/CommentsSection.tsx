@@ -1,4 +1,4 @@
-import { Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { commentSchema, type CommentPayload } from '../../../shared/schemas/tickets';
 import type { TicketComment } from '../../../shared/types';
 import { formatDateTime } from '../../lib/format';
@@ -9,16 +9,44 @@ import { SubmitButton } from '../../lib/form/SubmitButton';
 import { validateWith } from '../../lib/form/validate';
 import { MutationForm } from '../../lib/form/MutationForm';
 import type { Mutation } from '../../lib/form/use-mutation';
-import { addComment, useComments } from './api';
+import { addComment, deleteComment, editComment, useComments } from './api';
 import { CommentFiles } from './CommentFiles';
+import { CorrectionActions, useMayCorrect } from './CorrectionActions';
 
 const validate = validateWith(commentSchema);
 const EMPTY: CommentPayload = { body: '' };
+
+const valuesOf = (comment: TicketComment): CommentPayload => ({ body: comment.body });
+
+function CommentEditForm({ comment, people, onSaved }: { comment: TicketComment; people: Option[]; onSaved: () => unknown }) {
+  const save: Mutation<CommentPayload, TicketComment> = {
+    send: (values, ifMatch) => editComment(comment.ticketId, comment.id, values, ifMatch),
+    success: () => ['Comment edited'],
+    failure: 'Comment not edited',
+    onSuccess: onSaved,
+  };
+  return (
+    <MutationForm<CommentPayload, TicketComment>
+      mutation={save}
+      validate={validate}
+      initialValues={valuesOf(comment)}
+      record={{ entity: 'ticket', id: comment.ticketId, version: comment.version, valuesOf }}
+    >
+      {({ submitting }) => (
+        <Stack gap="xs">
+          <MentionTextareaField name="body" label="Comment" autosize minRows={2} people={people} />
+          <SubmitButton label="Save comment" submitting={submitting} />
+        </Stack>
+      )}
+    </MutationForm>
+  );
+}
 
 /** `people`: the active people, offered after `@` and shown by name in the comments. */
 export function CommentsSection({ ticketId, people }: { ticketId: number; people: Option[] }) {
   const activeIds = new Set(people.map((person) => Number(person.value)));
   const comments = useComments(ticketId);
+  const mayCorrect = useMayCorrect();
 
   const add: Mutation<CommentPayload, TicketComment> = {
     send: (values) => addComment(ticketId, values),
@@ -37,9 +65,29 @@ export function CommentsSection({ ticketId, people }: { ticketId: number; people
       {comments.data?.items.length === 0 ? <Text c="dimmed">No comments yet.</Text> : null}
       {comments.data?.items.map((comment) => (
         <Paper key={comment.id} withBorder p="sm">
-          <Text size="xs" c="dimmed">
-            {comment.userName} · {formatDateTime(comment.createdAt)}
-          </Text>
+          <Group justify="space-between" wrap="nowrap">
+            <Text size="xs" c="dimmed">
+              {comment.userName} · {formatDateTime(comment.createdAt)}
+              {comment.version > 1 ? ' · edited' : ''}
+            </Text>
+            {mayCorrect(comment.userId) ? (
+              <CorrectionActions
+                what={`comment by ${comment.userName}, ${formatDateTime(comment.createdAt)}`}
+                editor={(close) => (
+                  <CommentEditForm
+                    comment={comment}
+                    people={people}
+                    onSaved={async () => {
+                      close();
+                      await comments.mutate();
+                    }}
+                  />
+                )}
+                remove={() => deleteComment(ticketId, comment.id, comment.version)}
+                onRemoved={() => comments.mutate()}
+              />
+            ) : null}
+          </Group>
           <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
             <MentionText text={comment.body} activeIds={activeIds} />
           </Text>

@@ -1,5 +1,5 @@
-import { Badge, Group, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { timeEntrySchema, type TimeEntryPayload } from '../../../shared/schemas/tickets';
+import { Badge, Group, SimpleGrid, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { timeEntrySchema, updateTimeEntrySchema, type TimeEntryChanges, type TimeEntryPayload } from '../../../shared/schemas/tickets';
 import type { TimeEntry } from '../../../shared/types';
 import { formatDate, formatMinutes } from '../../lib/format';
 import { DateField, NumberField, SwitchField, TextField } from '../../lib/form/fields';
@@ -8,12 +8,51 @@ import { validateWith } from '../../lib/form/validate';
 import { today } from '../../lib/today';
 import { MutationForm } from '../../lib/form/MutationForm';
 import type { Mutation } from '../../lib/form/use-mutation';
-import { addTimeEntry, useTimeEntries } from './api';
+import { addTimeEntry, deleteTimeEntry, editTimeEntry, useTimeEntries } from './api';
+import { CorrectionActions, useMayCorrect } from './CorrectionActions';
 
 const validate = validateWith(timeEntrySchema);
+const validateChanges = validateWith(updateTimeEntrySchema);
+
+function TimeFields({ submitting, label }: { submitting?: boolean; label: string }) {
+  return (
+    <Stack gap="xs">
+      <SimpleGrid cols={{ base: 1, xs: 2 }}>
+        <DateField name="workDate" label="Date" />
+        <NumberField name="minutes" label="Minutes" min={1} max={1440} step={15} />
+      </SimpleGrid>
+      <TextField name="note" label="Note" />
+      <SwitchField name="billable" label="Billable" />
+      <SubmitButton label={label} submitting={submitting} />
+    </Stack>
+  );
+}
+
+const valuesOf = (entry: TimeEntry): TimeEntryChanges => ({ workDate: entry.workDate, minutes: entry.minutes, note: entry.note, billable: entry.billable });
+
+/** The correction of one entry, sent from the version shown: a 412 offers theirs or mine. */
+function TimeEntryEditForm({ entry, onSaved }: { entry: TimeEntry; onSaved: () => unknown }) {
+  const save: Mutation<TimeEntryChanges, TimeEntry> = {
+    send: (changes, ifMatch) => editTimeEntry(entry.ticketId, entry.id, changes, ifMatch),
+    success: (saved) => ['Time corrected', formatMinutes(saved.minutes)],
+    failure: 'Time not corrected',
+    onSuccess: onSaved,
+  };
+  return (
+    <MutationForm<TimeEntryChanges, TimeEntry>
+      mutation={save}
+      validate={validateChanges}
+      initialValues={valuesOf(entry)}
+      record={{ entity: 'ticket', id: entry.ticketId, version: entry.version, valuesOf }}
+    >
+      {({ submitting }) => <TimeFields submitting={submitting} label="Save time" />}
+    </MutationForm>
+  );
+}
 
 export function TimeSection({ ticketId }: { ticketId: number }) {
   const entries = useTimeEntries(ticketId);
+  const mayCorrect = useMayCorrect();
   const items = entries.data?.items ?? [];
   const total = items.reduce((sum, entry) => sum + entry.minutes, 0);
   const billable = items.reduce((sum, entry) => sum + (entry.billable ? entry.minutes : 0), 0);
@@ -47,6 +86,9 @@ export function TimeSection({ ticketId }: { ticketId: number }) {
                 <Table.Th>Who</Table.Th>
                 <Table.Th>Time</Table.Th>
                 <Table.Th visibleFrom="sm">Note</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -58,6 +100,24 @@ export function TimeSection({ ticketId }: { ticketId: number }) {
                     {formatMinutes(entry.minutes)} {entry.billable ? null : <Badge size="xs" color="gray">non-billable</Badge>}
                   </Table.Td>
                   <Table.Td visibleFrom="sm">{entry.note}</Table.Td>
+                  <Table.Td>
+                    {mayCorrect(entry.userId) ? (
+                      <CorrectionActions
+                        what={`time entry of ${formatDate(`${entry.workDate}T00:00:00`)}, ${formatMinutes(entry.minutes)}`}
+                        editor={(close) => (
+                          <TimeEntryEditForm
+                            entry={entry}
+                            onSaved={async () => {
+                              close();
+                              await entries.mutate();
+                            }}
+                          />
+                        )}
+                        remove={() => deleteTimeEntry(ticketId, entry.id, entry.version)}
+                        onRemoved={() => entries.mutate()}
+                      />
+                    ) : null}
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -71,17 +131,7 @@ export function TimeSection({ ticketId }: { ticketId: number }) {
         // The next entry is often for the same day.
         next={(saved) => ({ workDate: saved.workDate, note: '', billable: true })}
       >
-        {({ submitting }) => (
-          <Stack gap="xs">
-            <SimpleGrid cols={{ base: 1, xs: 2 }}>
-              <DateField name="workDate" label="Date" />
-              <NumberField name="minutes" label="Minutes" min={1} max={1440} step={15} />
-            </SimpleGrid>
-            <TextField name="note" label="Note" />
-            <SwitchField name="billable" label="Billable" />
-            <SubmitButton label="Log time" submitting={submitting} />
-          </Stack>
-        )}
+        {({ submitting }) => <TimeFields submitting={submitting} label="Log time" />}
       </MutationForm>
     </Stack>
   );

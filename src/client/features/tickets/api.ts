@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { CommentPayload, TicketChanges, TicketListQuery, TicketPayload, TimeEntryPayload } from '../../../shared/schemas/tickets';
+import type { CommentPayload, TicketChanges, TicketListQuery, TicketPayload, TimeEntryChanges, TimeEntryPayload } from '../../../shared/schemas/tickets';
 import { callApi } from '../../lib/endpoints';
 import { fullName } from '../../lib/format';
 import type { Option } from '../../lib/form/fields';
@@ -50,3 +50,13 @@ export const updateTicket = (id: number, changes: TicketChanges, ifMatch?: numbe
   callApi('PATCH /tickets/:id', { params: { id }, body: changes, ifMatch });
 export const addComment = (id: number, payload: CommentPayload) => callApi('POST /tickets/:id/comments', { params: { id }, body: payload });
 export const addTimeEntry = (id: number, payload: TimeEntryPayload) => callApi('POST /tickets/:id/time-entries', { params: { id }, body: payload });
+
+/** Corrections: the author's or an admin's, from the version shown (412 when it has moved on). */
+export const editComment = (id: number, commentId: number, payload: CommentPayload, ifMatch?: number) =>
+  callApi('PATCH /tickets/:id/comments/:commentId', { params: { id, commentId }, body: payload, ifMatch });
+export const deleteComment = (id: number, commentId: number, ifMatch: number) =>
+  callApi('DELETE /tickets/:id/comments/:commentId', { params: { id, commentId }, ifMatch });
+export const editTimeEntry = (id: number, entryId: number, changes: TimeEntryChanges, ifMatch?: number) =>
+  callApi('PATCH /tickets/:id/time-entries/:entryId', { params: { id, entryId }, body: changes, ifMatch });
+export const deleteTimeEntry = (id: number, entryId: number, ifMatch: number) =>
+  callApi('DELETE /tickets/:id/time-entries/:entryId', { params: { id, entryId }, ifMatch });

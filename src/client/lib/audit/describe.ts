@@ -12,6 +12,11 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   login: 'Signed in',
   login_failed: 'Sign-in failed',
   backup: 'Backed up the database',
+  comment_edit: 'Edited a comment',
+  comment_delete: 'Deleted a comment',
+  time_edit: 'Corrected time',
+  time_delete: 'Deleted time',
+  import: 'Imported lines',
   attach: 'Attached a file',
   detach: 'Removed a file',
 };
@@ -25,6 +30,7 @@ export const ENTITY_LABELS: Record<AuditEntity, string> = {
   statement: 'Statement',
   backup: 'Backup',
   session: 'Sign-in',
+  import: 'Import',
 };
 
 // The API's field names (docs/architecture.md#roles-and-the-audit-log) as the pages label them; others are spelled out from camelCase.

@@ -7,7 +7,8 @@ interface ConfirmDialogProps {
   title: string;
   /** Says what is about to happen, and to whom or what. */
   children: ReactNode;
-  confirmLabel: string;
+  /** The red button's label, "Delete" by default. */
+  confirmLabel?: string;
   onConfirm: () => void;
   busy?: boolean;
   /** The action cannot go ahead (the text says why): only an OK button is offered. */
@@ -15,7 +16,7 @@ interface ConfirmDialogProps {
 }
 
 /** Asks before a change that cannot simply be taken back; the red button names the change. */
-export function ConfirmDialog({ opened, onClose, title, children, confirmLabel, onConfirm, busy = false, blocked = false }: ConfirmDialogProps) {
+export function ConfirmDialog({ opened, onClose, title, children, confirmLabel = 'Delete', onConfirm, busy = false, blocked = false }: ConfirmDialogProps) {
   return (
     <Modal opened={opened} onClose={onClose} title={title}>
       <Stack>

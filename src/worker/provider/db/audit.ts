@@ -138,20 +138,28 @@ interface Updated {
   values: object;
   /** The UPDATE's own extra condition on the row (unqualified columns), so both match alike. */
   guard?: string;
+  /** Values the guard reads, bound from ?7 on. */
+  guardParams?: unknown[];
   /** The version the UPDATE expects the row at (If-Match); the entry then expects it too. */
   version?: number;
   marks?: readonly string[];
+  /** For comments and time entries: the ticket they belong to. */
+  entityColumn?: string;
 }
 
 /** The entry for an UPDATE that follows it in the batch: the fields whose values change. */
-export const auditUpdated = (db: D1Database, context: AuditContext, { action = 'update', entity, table, id, fields, values, guard, version, marks }: Updated) =>
+export const auditUpdated = (
+  db: D1Database,
+  context: AuditContext,
+  { action = 'update', entity, table, id, fields, values, guard, guardParams = [], version, marks, entityColumn = 'id' }: Updated,
+) =>
   rowEntry(db, context, {
     action,
     entity,
     table,
     where: `r.id = ?5 AND r.version = coalesce(?6, r.version)${guard ? ` AND (${guard})` : ''}`,
-    params: [id, version ?? null],
-    entityColumn: 'id',
+    params: [id, version ?? null, ...guardParams],
+    entityColumn,
     marks,
     skipUnchanged: true,
     changes: (bind) =>

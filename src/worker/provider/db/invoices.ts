@@ -47,7 +47,7 @@ export const findLine = async (db: D1Database, id: number) => {
 
 const COLUMNS = { description: 'description', quantity: 'quantity', unitPriceCents: 'unit_price_cents', reference: 'reference', status: 'status' };
 
-const AUDIT = {
+export const LINE_AUDIT = {
   entity: 'invoice_line',
   table: 'invoice_lines',
   fields: {
@@ -68,7 +68,7 @@ export const insertLine = async (db: D1Database, source: InvoiceSource, line: Li
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?5 * ?6, ?7, ?8) RETURNING id`,
       )
       .bind(source, line.companyId ?? null, line.period, line.description, line.quantity, line.unitPriceCents, line.reference ?? '', line.status ?? 'draft'),
-    auditCreated(db, audit, AUDIT),
+    auditCreated(db, audit, LINE_AUDIT),
   ]);
   return written(await findLine(db, written(inserted?.results[0], 'invoice line').id), 'invoice line');
 };
@@ -96,7 +96,7 @@ const lineEdit = (db: D1Database, id: number, changes: LineChanges, audit: Audit
     .filter(Boolean)
     .join(', ');
   return [
-    auditUpdated(db, audit, { ...AUDIT, id, values: changes, guard, version }),
+    auditUpdated(db, audit, { ...LINE_AUDIT, id, values: changes, guard, version }),
     db
       .prepare(`UPDATE invoice_lines SET ${set} WHERE id = ?1 AND ${versionMatches(5)} AND ${LINE_EDITABLE} AND ${STAYS_BILLABLE} RETURNING id`)
       .bind(id, changes.status ?? null, changes.quantity ?? null, changes.unitPriceCents ?? null, version ?? null, ...valuesOf(list)),

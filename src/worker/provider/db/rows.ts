@@ -150,13 +150,12 @@ const AUTHOR_NAME = "u.first_name || ' ' || u.surname AS user_name";
 
 export const COMMENT_SELECT = `SELECT m.*, ${AUTHOR_NAME} FROM ticket_comments m JOIN users u ON u.id = m.user_id`;
 
-export interface CommentRow {
+export interface CommentRow extends Editable {
   id: number;
   ticket_id: number;
   user_id: number;
   user_name: string;
   body: string;
-  created_at: string;
 }
 
 export const toComment = (row: CommentRow): TicketComment => ({
@@ -166,11 +165,13 @@ export const toComment = (row: CommentRow): TicketComment => ({
   userName: row.user_name,
   body: row.body,
   createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  version: row.version,
 });
 
 export const TIME_ENTRY_SELECT = `SELECT e.*, ${AUTHOR_NAME} FROM time_entries e JOIN users u ON u.id = e.user_id`;
 
-export interface TimeEntryRow {
+export interface TimeEntryRow extends Editable {
   id: number;
   ticket_id: number;
   user_id: number;
@@ -179,7 +180,6 @@ export interface TimeEntryRow {
   minutes: number;
   note: string;
   billable: number;
-  created_at: string;
 }
 
 export const toTimeEntry = (row: TimeEntryRow): TimeEntry => ({
@@ -192,6 +192,8 @@ export const toTimeEntry = (row: TimeEntryRow): TimeEntry => ({
   note: row.note,
   billable: flag(row.billable),
   createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  version: row.version,
 });
 
 /** An invoice line with its company's name and its statement's status and number. */

@@ -14,8 +14,8 @@ export const listComments = async (db: D1Database, ticketId: number) =>
   ).results.map(toComment);
 
 // Comments and time entries belong to their ticket's history.
-const AUDIT_COMMENT = { action: 'comment', entity: 'ticket', table: 'ticket_comments', entityColumn: 'ticket_id', fields: { body: jsonColumn('body') } } as const;
-const AUDIT_TIME = {
+export const AUDIT_COMMENT = { action: 'comment', entity: 'ticket', table: 'ticket_comments', entityColumn: 'ticket_id', fields: { body: jsonColumn('body') } } as const;
+export const AUDIT_TIME = {
   action: 'time',
   entity: 'ticket',
   table: 'time_entries',
@@ -24,7 +24,7 @@ const AUDIT_TIME = {
 } as const;
 
 /** The author of a comment or time entry is the signed-in actor of its audit entry. */
-type Author = AuditContext & { actorId: number };
+export type Author = AuditContext & { actorId: number };
 
 /** The people it mentions are told, the ticket's other watchers too, and the author and those mentioned watch it from then on. */
 export const insertComment = async (db: D1Database, ticketId: number, author: Author, { body }: CommentPayload) => {

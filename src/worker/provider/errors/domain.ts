@@ -1,3 +1,4 @@
+import { forbiddenMessage, type Permission } from '../../../shared/permissions';
 import type { Versioned } from '../../../shared/types';
 
 /**
@@ -19,6 +20,13 @@ export class Conflict extends DomainError {
     readonly errors?: Record<string, string[]>,
   ) {
     super(message);
+  }
+}
+
+/** The caller's role may not make this write; `permission` names what it lacks. */
+export class NotAllowed extends DomainError {
+  constructor(readonly permission: Permission) {
+    super(forbiddenMessage(permission));
   }
 }
 

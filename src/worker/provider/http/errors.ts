@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ValidationError } from 'yup';
 import type { ErrorBody, ProblemBody } from '../../../shared/types';
-import { Conflict, Invalid, NotFound, StaleVersion } from '../errors/domain';
+import { Conflict, Invalid, NotAllowed, NotFound, StaleVersion } from '../errors/domain';
 
 /** An error that already knows its HTTP answer; anything else thrown is a 500. */
 export class HttpError extends Error {
@@ -54,6 +54,7 @@ const httpErrorOf = (error: Error) => {
     return new HttpError(409, errors ? { title: 'Conflict', status: 409, detail, errors } : { title: 'Conflict', status: 409, detail });
   }
   if (error instanceof NotFound) return new HttpError(404, { message: error.message });
+  if (error instanceof NotAllowed) return forbidden(error.message);
   return error;
 };
 

@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { centsToDecimal, toCsv } from '../../../shared/csv';
 import {
+  approveLinesSchema,
   createLineSchema,
   createStatementSchema,
   isClosingLedger,
@@ -11,6 +12,12 @@ import {
 } from '../../../shared/schemas/invoices';
 import { paymentSchema, statementListQuerySchema } from '../../../shared/schemas/payments';
 import { allLines, findLine, insertLine, listLines, updateLine } from '../db/invoices';
+import { IMPORT_MAX_ROWS, importListQuerySchema, importQuerySchema } from '../../../shared/schemas/imports';
+import { companyIndex, importLines, importReport, listImports, undoImport } from '../db/imports';
+import { approveDraftLines, deleteDraftLine } from '../db/line-drafts';
+import { checkRows } from '../imports/check-rows';
+import { readCsv } from '../imports/csv-reader';
+import { readCsvBody } from '../http/csv-body';
 import { closeMonth, findMonthInvoice } from '../db/month-close';
 import { agingSummary, recordPayment, reversePayment } from '../db/payments';
 import { written } from '../db/rows';
@@ -44,6 +51,7 @@ const monthOf = (c: Context) => {
 const CSV_HEADER = ['id', 'source', 'period', 'company', 'description', 'quantity', 'unit_price', 'amount', 'reference', 'status', 'statement_id'];
 
 const statementsRole = requireRole('manageStatements');
+const importRole = requireRole('importLines');
 const linesRole = requireRole('editInvoiceLines');
 
 export const invoiceRoutes = new Hono<ProviderEnv>()
@@ -83,6 +91,30 @@ export const invoiceRoutes = new Hono<ProviderEnv>()
     const id = readId(c);
     const version = readIfMatch(c);
     return versioned(c, foundOr404(await updateLine(c.env.DB, id, c.req.valid('json'), auditContext(c), version), 'Invoice line'));
+  })
+  .delete('/lines/:id', linesRole, async (c) => {
+    foundOr404(await deleteDraftLine(c.env.DB, readId(c), auditContext(c)), 'Invoice line');
+    return c.body(null, 204);
+  })
+  .post('/lines/approve', linesRole, jsonBody(approveLinesSchema), async (c) =>
+    c.json({ approved: await approveDraftLines(c.env.DB, c.req.valid('json').ids, auditContext(c)) }),
+  )
+  .get('/imports', queryOf(importListQuerySchema), async (c) => c.json(await listImports(c.env.DB, c.req.valid('query'))))
+  .delete('/imports/:batchId', importRole, async (c) => {
+    foundOr404(await undoImport(c.env.DB, readId(c, 'batchId'), auditContext(c)), 'Import');
+    return c.body(null, 204);
+  })
+  .post('/:source/lines/import', importRole, queryOf(importQuerySchema), async (c) => {
+    const source = sourceOf(c);
+    const { dryRun, fileName = '' } = c.req.valid('query');
+    const { header, rows: records } = readCsv(await readCsvBody(c), IMPORT_MAX_ROWS);
+    const { rows, errors } = checkRows(header, records, await companyIndex(c.env.DB));
+    if (dryRun === 'true') return c.json(await importReport(c.env.DB, source, rows, errors), 200);
+    if (errors.length) {
+      const message = `Nothing was imported: ${errors.length} ${errors.length === 1 ? 'problem' : 'problems'} in the file (row ${errors[0]?.row}: ${errors[0]?.message})`;
+      return c.json({ message, ...(await importReport(c.env.DB, source, rows, errors)) }, 400);
+    }
+    return c.json(await importLines(c.env.DB, source, fileName, rows, auditContext(c)), 201);
   })
   .get('/:source/lines.csv', queryOf(lineListQuerySchema), async (c) => {
     const source = sourceOf(c);

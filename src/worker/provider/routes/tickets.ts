@@ -1,6 +1,15 @@
 import { Hono, type Context } from 'hono';
-import { commentSchema, createTicketSchema, ticketListQuerySchema, timeEntrySchema, updateTicketSchema } from '../../../shared/schemas/tickets';
+import { may } from '../../../shared/permissions';
+import {
+  commentSchema,
+  createTicketSchema,
+  ticketListQuerySchema,
+  timeEntrySchema,
+  updateTicketSchema,
+  updateTimeEntrySchema,
+} from '../../../shared/schemas/tickets';
 import { insertComment, insertTimeEntry, listComments, listTimeEntries } from '../db/ticket-activity';
+import { deleteComment, deleteTimeEntry, updateComment, updateTimeEntry, type Corrector } from '../db/ticket-corrections';
 import { listWatchers, setWatching } from '../db/watchers';
 import { findTicket, insertTicket, listTickets, ticketExists, updateTicket } from '../db/tickets';
 import { auditContext } from '../http/audit-context';
@@ -10,6 +19,13 @@ import { jsonBody, queryOf } from '../http/validate';
 import { readIfMatch, versioned } from '../http/versions';
 
 const NOUN = 'Ticket';
+
+/** The comment or time entry a correction names, with the If-Match version it was edited from. */
+const correctionOf = async (c: Context<ProviderEnv>, idName: string) => {
+  const target = { ticketId: readId(c), id: readId(c, idName), version: readIfMatch(c) };
+  const by: Corrector = { ...auditContext(c), mayCorrectOthers: may((await c.get('session')).role, 'correctOthersActivity') };
+  return { target, by };
+};
 
 /** The ticket id from the path, 404 when no such ticket exists. */
 const existingTicketId = async (c: Context<ProviderEnv>) => {
@@ -46,4 +62,22 @@ export const ticketRoutes = new Hono<ProviderEnv>()
   .post('/:id/time-entries', jsonBody(timeEntrySchema), async (c) => {
     const id = await existingTicketId(c);
     return c.json(await insertTimeEntry(c.env.DB, id, auditContext(c), c.req.valid('json')), 201);
+  })
+  .patch('/:id/comments/:commentId', jsonBody(commentSchema), async (c) => {
+    const { target, by } = await correctionOf(c, 'commentId');
+    return versioned(c, foundOr404(await updateComment(c.env.DB, target, by, c.req.valid('json')), 'Comment'));
+  })
+  .delete('/:id/comments/:commentId', async (c) => {
+    const { target, by } = await correctionOf(c, 'commentId');
+    foundOr404((await deleteComment(c.env.DB, target, by)) || null, 'Comment');
+    return c.body(null, 204);
+  })
+  .patch('/:id/time-entries/:entryId', jsonBody(updateTimeEntrySchema), async (c) => {
+    const { target, by } = await correctionOf(c, 'entryId');
+    return versioned(c, foundOr404(await updateTimeEntry(c.env.DB, target, by, c.req.valid('json')), 'Time entry'));
+  })
+  .delete('/:id/time-entries/:entryId', async (c) => {
+    const { target, by } = await correctionOf(c, 'entryId');
+    foundOr404((await deleteTimeEntry(c.env.DB, target, by)) || null, 'Time entry');
+    return c.body(null, 204);
   });

@@ -1,0 +1,98 @@
+import { startsLikeFormula } from '../../../shared/csv';
+import { IMPORT_COLUMNS, REQUIRED_IMPORT_COLUMNS, type ImportColumn } from '../../../shared/schemas/imports';
+import type { ImportError, ImportPreviewLine } from '../../../shared/types';
+import { Invalid } from '../errors/domain';
+
+/**
+ * Checks each data row of an import against the rules of a line (the same limits as
+ * createLineSchema): every fault is reported on its row and column, so the person fixes the file
+ * once. The rows that pass are returned as lines to write.
+ */
+
+/** A row as read, with whether it passed every check. */
+export type CheckedRow = Omit<ImportPreviewLine, 'amountCents' | 'duplicate'> & { ok: boolean };
+
+/** A company by its name or code, compared without case. */
+export type CompanyIndex = Map<string, number>;
+
+const PERIOD = /^\d{4}-(0[1-9]|1[0-2])$/;
+const WHOLE = /^\d{1,7}$/;
+const PRICE = /^(-?)(\d{1,7})(?:\.(\d+))?$/;
+const MAX_QUANTITY = 1_000_000;
+const MAX_PRICE_CENTS = 100_000_000;
+const TEXT_LIMITS = { description: 1000, reference: 100, company: 200 } as const;
+
+/** Column name → its position; refuses a header that lacks a column, repeats one or has one it does not know. */
+export const columnsOf = (header: string[]) => {
+  const names = header.map((name) => name.trim().toLowerCase());
+  const unknown = names.filter((name) => !(IMPORT_COLUMNS as readonly string[]).includes(name));
+  const missing = REQUIRED_IMPORT_COLUMNS.filter((name) => !names.includes(name));
+  const repeated = names.filter((name, i) => names.indexOf(name) !== i);
+  const faults = [
+    ...(missing.length ? [`Missing column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`] : []),
+    ...(unknown.length ? [`Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.map((n) => JSON.stringify(n.slice(0, 40))).join(', ')}`] : []),
+    ...(repeated.length ? [`Repeated column: ${repeated.join(', ')}`] : []),
+  ];
+  if (faults.length) throw new Invalid(`${faults.join('. ')}. The header needs ${IMPORT_COLUMNS.join(', ')} (reference optional)`, { file: faults });
+  return new Map(names.map((name, i) => [name as ImportColumn, i]));
+};
+
+/** Money as typed in the file ("12.50", "-3", "0.5") as integer cents, or the message saying why not. */
+const centsOf = (text: string): number | string => {
+  const match = PRICE.exec(text);
+  if (!match) return 'Must be a decimal number such as 12.50';
+  const [, sign, units, decimals = ''] = match;
+  if (decimals.length > 2) return `Must have at most 2 decimal places, such as ${units}.${decimals.slice(0, 2)}`;
+  const cents = Number(units) * 100 + Number(decimals.padEnd(2, '0'));
+  if (cents > MAX_PRICE_CENTS) return 'Too large';
+  return sign ? -cents : cents;
+};
+
+export const checkRows = (header: string[], records: string[][], companies: CompanyIndex) => {
+  const columns = columnsOf(header);
+  const errors: ImportError[] = [];
+  const references = new Map<string, number>();
+  const rows = records.map((cells, index): CheckedRow => {
+    const row = index + 1;
+    const faults: ImportError[] = [];
+    const fault = (field: string, message: string) => faults.push({ row, field, message });
+    if (cells.length !== header.length) fault('row', `Has ${cells.length} fields; the header has ${header.length}`);
+    const cell = (name: ImportColumn) => {
+      const at = columns.get(name);
+      return at === undefined ? '' : (cells[at] ?? '').trim().normalize('NFC');
+    };
+    const text = (name: 'company' | 'description' | 'reference', required: boolean) => {
+      const value = cell(name);
+      if (required && !value) fault(name, 'Required');
+      else if (value.length > TEXT_LIMITS[name]) fault(name, `Must be at most ${TEXT_LIMITS[name]} characters`);
+      else if (startsLikeFormula(value)) fault(name, `Starts with ${JSON.stringify(value.trim()[0])}: a spreadsheet would run it as a formula`);
+      else if (name !== 'description' && /[\r\n]/.test(value)) fault(name, 'Must be one line');
+      return value;
+    };
+
+    const period = cell('period');
+    if (!PERIOD.test(period)) fault('period', 'Must be a month as YYYY-MM');
+    const company = text('company', true);
+    const companyId = company ? (companies.get(company.toLowerCase()) ?? null) : null;
+    if (company && companyId === null && !faults.some((f) => f.field === 'company')) fault('company', `Unknown company ${JSON.stringify(company.slice(0, 60))}`);
+    const description = text('description', true);
+    const reference = text('reference', false);
+
+    const quantityText = cell('quantity');
+    const quantity = WHOLE.test(quantityText) && Number(quantityText) <= MAX_QUANTITY ? Number(quantityText) : null;
+    if (quantity === null) fault('quantity', WHOLE.test(quantityText) ? 'Too large' : 'Must be a whole number, 0 or more');
+    const unitPriceText = cell('unit_price');
+    const cents = centsOf(unitPriceText);
+    if (typeof cents === 'string') fault('unit_price', cents);
+
+    if (reference) {
+      const first = references.get(reference);
+      if (first !== undefined) fault('reference', `The same reference as row ${first}`);
+      else references.set(reference, row);
+    }
+    errors.push(...faults);
+    const unitPriceCents = typeof cents === 'number' ? cents : null;
+    return { row, period, company, companyId, description, quantity, unitPriceCents, reference, quantityText, unitPriceText, ok: faults.length === 0 };
+  });
+  return { rows, errors };
+};
