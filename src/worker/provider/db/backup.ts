@@ -104,6 +104,8 @@ const pageOf = (db: D1Database, runId: string, state: RunState, table: DataTable
  * another step holds the run or it has ended.
  */
 export const stepBackup = async (db: D1Database, bucket: R2Bucket, runId: string, budget: StepBudget = STEP_BUDGET, spent = 0): Promise<StepOutcome | null> => {
+  // A budget that leaves no room for a page after the overhead would take steps for ever.
+  if (budget.queries <= STEP_OVERHEAD_QUERIES + 1) throw new Error(`A backup step needs a budget of more than ${STEP_OVERHEAD_QUERIES + 1} queries`);
   const started = Date.now();
   let queries = spent + 1;
   const state = await claimRun(db, runId);
