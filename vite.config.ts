@@ -12,6 +12,9 @@ export default defineConfig({
   // Worker refuses to serve them (src/worker/assets.ts).
   build: { sourcemap: 'hidden' },
   environments: {
+    // The Worker, minified: what Cloudflare loads on each cold start, and held to a size budget
+    // (docs/decisions.md#performance-budgets); the hidden source map keeps stack traces readable.
+    staff_app: { build: { minify: true } },
     client: {
       build: {
         // The manifest lets scripts/bench measure what each page downloads.

@@ -40,6 +40,9 @@ const benSavesFirst = async (viewport: Viewport, theme: 'light' | 'dark' = 'ligh
   const ben = await makeAccount('staff', 'Ben');
   const bens = await openIn(viewport, theme, ben);
   const admins = await openIn(viewport, theme);
+  // The admin's tab has no live channel, as with an upstream that offers none: Ben's save does not
+  // reach it, so the conflict shows when the admin saves, the path this file proves.
+  await admins.route('**/api/v1/live/ticket', (route) => route.fulfill({ status: 404, json: { message: 'Not Found' } }));
   await openTicket(bens, ticket);
   await openTicket(admins, ticket);
   await choose(bens, drawer(bens).getByLabel('Priority'), 'High');

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Ticket } from '../../src/shared/types';
-import { POLL, adminApi, browserPerFile, choose, heading, tableLoaded, tableRows, uniqueTag } from './fixtures';
+import { adminApi, browserPerFile, choose, dayRangeInPage, heading, POLL, tableLoaded, tableRows, uniqueTag } from './fixtures';
 
 // docs/architecture.md#search-and-list-views: every list page keeps its view in the address, so reload, Back and a pasted link
 // show the same list, and values that make no sense are dropped without breaking the page.
@@ -111,16 +111,16 @@ describe('other list pages in the address', () => {
     const page = await chrome.open();
     await page.goto('/reports/timesheet/?view=month&from=2026-03-14');
     await heading(page, 'Timesheet');
-    await shows(page, '2026-03-01 to 2026-03-31');
+    await shows(page, await dayRangeInPage(page, '2026-03-01', '2026-03-31'));
     await page.getByRole('button', { name: 'Previous month' }).click();
     await expect.poll(() => search(page), POLL).toEqual({ view: 'month', from: '2026-02-01' });
     await page.reload();
-    await shows(page, '2026-02-01 to 2026-02-28');
+    await shows(page, await dayRangeInPage(page, '2026-02-01', '2026-02-28'));
     // The first week whose Thursday is in February, so Month leads back to February.
     await page.getByText('Week', { exact: true }).click();
-    await shows(page, '2026-02-02 to 2026-02-08');
+    await shows(page, await dayRangeInPage(page, '2026-02-02', '2026-02-08'));
     await page.getByText('Month', { exact: true }).click();
-    await shows(page, '2026-02-01 to 2026-02-28');
+    await shows(page, await dayRangeInPage(page, '2026-02-01', '2026-02-28'));
   });
 
   it('ticket report: a range typed into the dates is kept in the address', async () => {

@@ -18,6 +18,7 @@ import {
   moneyInPage,
   screenshot,
   statementStatus,
+  tableLoaded,
   textOf,
   toast,
   toastText,
@@ -202,12 +203,15 @@ describe('line editing', () => {
     await page.goto('/invoices/autofi/');
     await heading(page, 'Autofi');
     const ledger = page.getByRole('table', { name: 'Autofi lines', exact: true });
+    // Loaded rows, not the skeleton's.
+    await tableLoaded(page, 'Autofi lines');
     await expect.poll(() => ledger.locator('tbody tr').count(), POLL).toBeGreaterThan(0);
     const align = (table: typeof ledger, column: number) =>
       table.evaluate((t, n) => [...t.querySelectorAll(`tr > :nth-child(${n})`)].map((cell) => getComputedStyle(cell).textAlign), column);
     for (const column of [4, 5, 6]) expect(new Set(await align(ledger, column)), `ledger column ${column}`).toEqual(new Set(['right']));
     await page.goto('/invoices/gifs/statement');
     const list = page.getByRole('table', { name: 'Statements', exact: true });
+    await tableLoaded(page, 'Statements');
     await expect.poll(() => list.locator('tbody tr').count(), POLL).toBeGreaterThan(0);
     for (const column of [5, 7]) expect(new Set(await align(list, column)), `statements column ${column}`).toEqual(new Set(['right']));
   });

@@ -1,12 +1,20 @@
 import { API_BASE } from '../../../shared/constants';
 import { LIVE_SESSION_ENDED, type ServerMessage } from '../../../shared/live';
+import { subscribe } from 'valtio';
 import { ApiError } from '../api';
+import { authState } from '../auth-store';
 import { callApi } from '../endpoints';
 import { emitLive, liveState, setLiveSender } from './bus';
 
 const MAX_DELAY_MS = 30_000;
 /** Answers that mean this API has no live channel (an upstream without one): stay quiet, as before. */
 const NO_CHANNEL = new Set([404, 405, 501]);
+/**
+ * How long a socket closed for an ended session (4401) waits for a new token before asking for a
+ * ticket: a password change made here ends the old token while its answer, with the new one, is
+ * still on its way. Any other ended session is signed out by that ticket request's 401.
+ */
+const NEW_TOKEN_WAIT_MS = 3000;
 
 /**
  * Keeps one socket open while signed in: a fresh ticket for each attempt, reconnecting with
@@ -19,6 +27,7 @@ export const startLive = () => {
   let everOpen = false;
   let socket: WebSocket | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let unsubscribe = () => {};
 
   const retry = () => {
     if (stopped) return;
@@ -67,16 +76,34 @@ export const startLive = () => {
       if (socket === ws) socket = null;
       setLiveSender(null);
       liveState.presence = {};
-      // A session that ended (4401) tries once more at once: a changed password brings a new token.
-      if (event.code === LIVE_SESSION_ENDED) failures = 0;
+      if (event.code === LIVE_SESSION_ENDED) {
+        afterNewToken();
+        return;
+      }
       retry();
     };
+  };
+
+  /** Opens again as soon as the token changes, or after NEW_TOKEN_WAIT_MS with the one there is. */
+  const afterNewToken = () => {
+    failures = 0;
+    const ended = authState.token;
+    const reopen = () => {
+      unsubscribe();
+      clearTimeout(timer);
+      void open();
+    };
+    unsubscribe = subscribe(authState, () => {
+      if (authState.token !== ended) reopen();
+    });
+    timer = setTimeout(reopen, NEW_TOKEN_WAIT_MS);
   };
 
   void open();
   return () => {
     stopped = true;
     clearTimeout(timer);
+    unsubscribe();
     socket?.close(1000, 'Signed out');
     setLiveSender(null);
     liveState.status = 'off';

@@ -105,7 +105,7 @@ export function DataTable<T extends { id: number }>(props: DataTableProps<T>) {
               : Array.from({ length: SKELETON_ROWS }, (_, i) => (
                   <Table.Tr key={i} data-testid="skeleton-row">
                     {columns.map((column) => (
-                      <Table.Td key={column.key} visibleFrom={column.visibleFrom}>
+                      <Table.Td key={column.key} visibleFrom={column.visibleFrom} ta={column.align}>
                         <Skeleton height={14} radius="sm" />
                       </Table.Td>
                     ))}
