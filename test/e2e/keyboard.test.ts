@@ -13,6 +13,7 @@ import {
   adminApi,
   browserForFile,
   pause,
+  settled,
   tableLoaded,
   tableRows,
 } from './fixtures';
@@ -184,6 +185,8 @@ describe('closing a layer', () => {
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('heading', { name: /Settings/ }).waitFor();
+    // Opened, as a person sees it, before Escape: Mantine hands focus back once its transition ends.
+    await settled(dialog);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     await expectFocused(account);
@@ -259,6 +262,7 @@ describe('keyboard alone', () => {
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'New ticket' });
     await dialog.waitFor();
+    await settled(dialog);
 
     // Submitting it empty puts focus on the title, the one required field.
     await tabTo(page, dialog.getByRole('button', { name: 'Create ticket' }));

@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
 /**
@@ -62,19 +62,23 @@ interface WriteOptions {
 const useSearchWriter = <T extends Record<string, SearchValue>>(parse: (params: URLSearchParams) => T) => {
   const [params, setParams] = useSearchParams();
   const values = useMemo(() => parse(params), [parse, params]);
+  // The params as last written, until the router renders them: react-router hands a functional
+  // update the params of the last render, so a second change before the re-render (From, then To)
+  // would drop the first.
+  const latest = useRef(params);
+  useEffect(() => {
+    latest.current = params;
+  }, [params]);
   const write = useCallback(
-    (changes: Record<string, SearchValue>, options: WriteOptions = {}) =>
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          for (const [key, value] of Object.entries(changes)) {
-            if (value === undefined || value === '') next.delete(key);
-            else next.set(key, String(value));
-          }
-          return next;
-        },
-        { replace: options.replace },
-      ),
+    (changes: Record<string, SearchValue>, options: WriteOptions = {}) => {
+      const next = new URLSearchParams(latest.current);
+      for (const [key, value] of Object.entries(changes)) {
+        if (value === undefined || value === '') next.delete(key);
+        else next.set(key, String(value));
+      }
+      latest.current = next;
+      setParams(next, { replace: options.replace });
+    },
     [setParams],
   );
   return [values, write] as const;

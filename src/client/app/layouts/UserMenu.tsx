@@ -23,6 +23,7 @@ export function UserMenu() {
     <Menu position="bottom-end" width={240} shadow="md">
       <Menu.Target>
         <Button
+          data-settings-opener
           variant="subtle"
           color="gray"
           // The initials repeat the name beside them: decoration, not part of the button's name.

@@ -28,6 +28,13 @@ function Panel({ tab }: { tab: SettingsTab }) {
   return <ProfileTab />;
 }
 
+/**
+ * Closing hands focus to the account menu's button, where settings live. Mantine would hand it to
+ * what had focus when the dialog opened: opened from the menu, that is often the menu item, gone
+ * with the menu by then, which leaves focus on the page body.
+ */
+const returnFocusToOpener = () => document.querySelector<HTMLElement>('[data-settings-opener]')?.focus();
+
 /** The settings dialog, opened by `?settings=true`; the active tab lives in `?tab=`. */
 export function SettingsDialog() {
   const [{ settings, tab = 'profile' }, setSearch] = useSettingsSearch();
@@ -42,6 +49,8 @@ export function SettingsDialog() {
     <Modal
       opened={settings === true}
       onClose={close}
+      returnFocus={false}
+      onExitTransitionEnd={returnFocusToOpener}
       {...closeOnEscapeInside(close)}
       fullScreen={mobile}
       size="60vw"

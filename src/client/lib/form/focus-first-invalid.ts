@@ -1,6 +1,8 @@
 import { useEffect } from 'react';
 
-const FRAMES_TO_WAIT = 10;
+// How long after a submit to look for the errors: the shared yup validation is asynchronous and a
+// busy page draws them late; the person acting first (a key press, a click) ends the wait.
+const WAIT_MS = 1000;
 
 /**
  * On every form submit, once the form has drawn its field errors, moves focus to the first field
@@ -13,15 +15,26 @@ export const useFocusFirstInvalidOnSubmit = () => {
     const onSubmit = (event: SubmitEvent) => {
       const form = event.target;
       if (!(form instanceof HTMLFormElement)) return;
-      // The shared yup validation is asynchronous: look for the errors over the next few frames.
-      let frames = FRAMES_TO_WAIT;
+      const until = performance.now() + WAIT_MS;
+      let acted = false;
+      const act = () => {
+        acted = true;
+      };
+      document.addEventListener('keydown', act, { capture: true, once: true });
+      document.addEventListener('pointerdown', act, { capture: true, once: true });
+      const done = () => {
+        document.removeEventListener('keydown', act, { capture: true });
+        document.removeEventListener('pointerdown', act, { capture: true });
+      };
       const look = () => {
+        if (acted) return done();
         const invalid = form.querySelector<HTMLElement>('[aria-invalid="true"]');
         if (invalid) {
           if (document.activeElement !== invalid) invalid.focus();
-        } else if ((frames -= 1) > 0) {
-          requestAnimationFrame(look);
+          return done();
         }
+        if (performance.now() < until) requestAnimationFrame(look);
+        else done();
       };
       requestAnimationFrame(look);
     };
