@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { THEME_STORAGE_KEY } from '../../src/shared/constants';
 import type { Ticket } from '../../src/shared/types';
+import { mentionToken } from '../../src/shared/mentions';
 import { DESKTOP, PHONE, POLL, adminApi, adminSession, apiAs, browserPerFile, drawer, makeAccount, screenshot, sessionFor, tableLoaded, tableRows, uniqueTag } from './fixtures';
 
 // Two people at once (docs/architecture.md#live-updates): what one saves shows in the other's
@@ -104,12 +105,41 @@ describe('mentions', () => {
     expect(await box.getAttribute('aria-controls')).toBe(await page.getByRole('listbox', { name: 'People to mention' }).getAttribute('id'));
     await page.keyboard.press('Enter');
     await expect.poll(() => box.inputValue(), POLL).toBe(`Over to @[${casey.name}](user:${casey.id}) `);
+    // Under the box, the text as everyone will read it.
+    await expect.poll(() => drawer(page).getByTestId('mention-preview').textContent(), POLL).toBe(`Reads as: Over to @${casey.name} `);
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
+    // Saved: the box is empty again, its preview gone, and the comment shows the name.
+    await expect.poll(() => box.inputValue(), POLL).toBe('');
+    expect(await drawer(page).getByTestId('mention-preview').count()).toBe(0);
     const shown = drawer(page).getByText(`@${casey.name}`, { exact: true });
     await shown.waitFor();
     const theirs = await casey.call<{ items: { kind: string; entityId: number }[] }>('notifications');
     expect(theirs.body.items).toEqual([expect.objectContaining({ kind: 'mentioned', entityId: ticket.id })]);
+  });
+});
+
+describe('a description with mentions', () => {
+  it.each([
+    ['light', 'desktop', DESKTOP],
+    ['dark', 'phone', PHONE],
+  ] as const)('reads as names under the box (%s, %s)', async (theme, name, viewport) => {
+    const casey = await colleague();
+    const description = `Printer jam, ${mentionToken(casey.name, casey.id)} knows the model`;
+    const ticket = await adminApi<Ticket>('tickets', { method: 'POST', body: { title: `Described ${uniqueTag()}`, description } });
+    const page = await chrome.open(viewport);
+    await page.addInitScript(({ key, scheme }) => localStorage.setItem(key, scheme), { key: THEME_STORAGE_KEY, scheme: theme });
+    await page.goto(`/tickets/?id=${ticket.id}`);
+    const box = drawer(page).getByRole('textbox', { name: 'Description' });
+    await expect.poll(() => box.inputValue(), POLL).toBe(description);
+    const preview = drawer(page).getByTestId('mention-preview');
+    await expect.poll(() => preview.textContent(), POLL).toBe(`Reads as: Printer jam, @${casey.name} knows the model`);
+    await axeClean(page, '[data-testid="mention-preview"]');
+    await preview.scrollIntoViewIfNeeded();
+    await screenshot(page, `mention-preview-${theme}-${name}`);
+    // Without a token there is nothing to preview.
+    await box.fill('No one mentioned');
+    await expect.poll(() => preview.count(), POLL).toBe(0);
   });
 });
 

@@ -1,7 +1,8 @@
-import { Paper, Textarea, UnstyledButton, type TextareaProps } from '@mantine/core';
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { Paper, Text, Textarea, UnstyledButton, type TextareaProps } from '@mantine/core';
+import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Field } from 'react-final-form';
-import { mentionToken } from '../../../shared/mentions';
+import { mentionParts, mentionToken } from '../../../shared/mentions';
+import { MentionText } from '../ui/MentionText';
 import { errorOf, type Option } from './fields';
 
 const SHOWN = 6;
@@ -25,6 +26,7 @@ export function MentionTextareaField({ name, people, ...props }: MentionTextarea
   const [active, setActive] = useState(0);
   const matches = query === null ? [] : people.filter((person) => person.label.toLowerCase().includes(query.toLowerCase())).slice(0, SHOWN);
   const open = matches.length > 0;
+  const activeIds = useMemo(() => new Set(people.map((person) => Number(person.value))), [people]);
 
   const look = (text: string, caret: number) => {
     const typed = TYPED.exec(text.slice(0, caret));
@@ -87,6 +89,12 @@ export function MentionTextareaField({ name, people, ...props }: MentionTextarea
               aria-activedescendant={open ? `${listId}-${active}` : undefined}
               description={props.description ?? 'Type @ to mention someone'}
             />
+            {/* The box holds the tokens as stored; under it, the text as everyone reads it. */}
+            {mentionParts(input.value ?? '').some((part) => 'userId' in part) ? (
+              <Text size="sm" c="dimmed" mt={4} style={{ whiteSpace: 'pre-wrap' }} data-testid="mention-preview">
+                Reads as: <MentionText text={input.value ?? ''} activeIds={activeIds} />
+              </Text>
+            ) : null}
             {open ? (
               <Paper withBorder shadow="sm" p={4} style={{ position: 'absolute', zIndex: 400, left: 0, right: 0 }}>
                 <div role="listbox" id={listId} aria-label="People to mention">
