@@ -119,6 +119,86 @@ describe('mentions', () => {
   });
 });
 
+/** Another admin, who may change every kind of record. */
+const adminColleague = async () => {
+  const account = await makeAccount('admin', 'Avery');
+  const { token } = await sessionFor(account);
+  return { ...account, call: apiAs(token), name: `${account.firstName} ${account.surname}` };
+};
+
+interface LiveDrawerCase {
+  kind: string;
+  /** Makes the record; answers its page address and the change the colleague makes to `field`. */
+  make: (tag: string) => Promise<{ path: string; patch: (value: string) => [string, Record<string, unknown>] }>;
+  field: string;
+  /** A second field the person edits, leaving the form dirty. */
+  other: string;
+}
+
+const LIVE_DRAWERS: LiveDrawerCase[] = [
+  {
+    kind: 'company',
+    field: 'Name',
+    other: 'Phone',
+    make: async (tag) => {
+      const { id } = await adminApi<{ id: number }>('companies', { method: 'POST', body: { name: `Live Co ${tag}` } });
+      return { path: `/lookups/companies/?id=${id}`, patch: (name) => [`companies/${id}`, { name }] };
+    },
+  },
+  {
+    kind: 'ticket category',
+    field: 'Name',
+    other: 'Description',
+    make: async (tag) => {
+      const { id } = await adminApi<{ id: number }>('ticket-categories', { method: 'POST', body: { name: `Live category ${tag}` } });
+      return { path: `/lookups/ticket-categories/?id=${id}`, patch: (name) => [`ticket-categories/${id}`, { name }] };
+    },
+  },
+  {
+    kind: 'user',
+    field: 'First Name',
+    other: 'Surname',
+    make: async () => {
+      const { id } = await makeAccount('staff', 'Lee');
+      return { path: `/users/?id=${id}&component=edit`, patch: (firstName) => ['users', { id, firstName }] };
+    },
+  },
+  {
+    kind: 'invoice line',
+    field: 'Description',
+    other: 'Reference',
+    make: async (tag) => {
+      const line = await adminApi<{ id: number }>('invoices/autofi/lines', { method: 'POST', body: { period: '2026-01', description: `Live line ${tag}`, quantity: 1, unitPriceCents: 100 } });
+      return { path: `/invoices/autofi/?lineId=${line.id}`, patch: (description) => [`invoices/lines/${line.id}`, { description }] };
+    },
+  },
+];
+
+describe.each(LIVE_DRAWERS)('a $kind drawer on the live channel', ({ make, field, other }) => {
+  it('re-reads when clean and says who saved; shows the conflict at once when dirty', async () => {
+    const avery = await adminColleague();
+    const tag = uniqueTag();
+    const { path, patch } = await make(tag);
+    const page = await chrome.open(DESKTOP);
+    await gotoLive(page, path);
+    const box = drawer(page).getByLabel(field, { exact: true });
+    await box.waitFor();
+    const stayed = await noReload(page);
+
+    const [url, body] = patch(`Changed ${tag}`);
+    await avery.call(url, { method: 'PATCH', body });
+    await expect.poll(() => box.inputValue(), POLL).toBe(`Changed ${tag}`);
+    await expect.poll(() => drawer(page).getByTestId('updated-by').textContent(), POLL).toBe(`Updated by ${avery.name}`);
+
+    await drawer(page).getByLabel(other, { exact: true }).fill(`mine ${tag}`);
+    const [again, changes] = patch(`Again ${tag}`);
+    await avery.call(again, { method: 'PATCH', body: changes });
+    await drawer(page).getByTestId('conflict-notice').waitFor();
+    expect(await drawer(page).getByLabel(other, { exact: true }).inputValue()).toBe(`mine ${tag}`);
+    await stayed();
+  });
+});
+
 describe('a description with mentions', () => {
   it.each([
     ['light', 'desktop', DESKTOP],

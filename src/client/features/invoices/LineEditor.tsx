@@ -11,6 +11,7 @@ import type { Mutation } from '../../lib/form/use-mutation';
 import { validateWith } from '../../lib/form/validate';
 import { Facts } from '../../lib/ui/Facts';
 import { LINE_STATUS_COLORS, LINE_STATUS_LABELS, LINE_STATUS_OPTIONS } from './labels';
+import { fetchLine } from './api';
 
 const validate = validateWith(updateLineSchema);
 
@@ -82,7 +83,7 @@ export function LineEditor({ line, canEdit, mutation, onReload }: Props) {
           mutation={mutation}
           validate={validate}
           initialValues={lineValues(line)}
-          record={{ entity: 'invoice_line', id: line.id, version: line.version, valuesOf: lineValues, onReload }}
+          record={{ entity: 'invoice_line', id: line.id, version: line.version, valuesOf: lineValues, onReload, read: () => fetchLine(line.id) }}
         >
           {({ submitting, values }) => (
             <Stack>

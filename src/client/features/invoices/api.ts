@@ -14,6 +14,7 @@ export interface LineFilters {
 
 export const useLines = (source: InvoiceSource, filters: LineFilters) => useApi('GET /invoices/:source/lines', { params: { source }, query: filters });
 export const useLine = (id: number | undefined) => useApi('GET /invoices/lines/:id', id ? { params: { id } } : null);
+export const fetchLine = (id: number) => callApi('GET /invoices/lines/:id', { params: { id } });
 /** `ifMatch`: the version the form was loaded with; a newer one on the server answers 412. */
 export const updateLine = (id: number, changes: LineChanges, ifMatch?: number) =>
   callApi('PATCH /invoices/lines/:id', { params: { id }, body: changes, ifMatch });

@@ -182,6 +182,7 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
                     version: record.data.version,
                     valuesOf: config.valuesOf,
                     onReload: (current) => void showRecord(current),
+                    read: () => api.fetch(record.data?.id ?? 0),
                   }}
                 />
                 <Group justify="flex-start">

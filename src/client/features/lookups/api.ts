@@ -10,6 +10,8 @@ export interface LookupApi<T> {
   useRecord: (id: number | undefined) => SWRResponse<T, Error>;
   /** What still refers to the record; asked only while `id` is set (a delete is being considered). */
   useUses: (id: number | undefined) => SWRResponse<LookupUses, Error>;
+  /** The record as it now is, outside the page's cache (a live re-read). */
+  fetch: (id: number) => Promise<T>;
   /** The lookup page's form sends what the resource's create or update schema validated. */
   create: (values: object) => Promise<T>;
   /** `ifMatch`: the version the form was loaded with; a newer one on the server answers 412. */
@@ -23,6 +25,7 @@ const APIS = {
     useList: (query) => useApi('GET /companies', { query }),
     useRecord: (id) => useApi('GET /companies/:id', id ? { params: { id } } : null),
     useUses: (id) => useApi('GET /companies/:id/uses', id ? { params: { id } } : null),
+    fetch: (id) => callApi('GET /companies/:id', { params: { id } }),
     create: (values) => callApi('POST /companies', { body: values as CompanyPayload }),
     update: (id, values, ifMatch) => callApi('PATCH /companies/:id', { params: { id }, body: values as CompanyChanges, ifMatch }),
     remove: (id) => callApi('DELETE /companies/:id', { params: { id } }),
@@ -31,6 +34,7 @@ const APIS = {
     useList: (query) => useApi('GET /ticket-categories', { query }),
     useRecord: (id) => useApi('GET /ticket-categories/:id', id ? { params: { id } } : null),
     useUses: (id) => useApi('GET /ticket-categories/:id/uses', id ? { params: { id } } : null),
+    fetch: (id) => callApi('GET /ticket-categories/:id', { params: { id } }),
     create: (values) => callApi('POST /ticket-categories', { body: values as TicketCategoryPayload }),
     update: (id, values, ifMatch) => callApi('PATCH /ticket-categories/:id', { params: { id }, body: values as TicketCategoryChanges, ifMatch }),
     remove: (id) => callApi('DELETE /ticket-categories/:id', { params: { id } }),

@@ -14,6 +14,7 @@ import { SubmitButton } from '../../lib/form/SubmitButton';
 import type { Mutation } from '../../lib/form/use-mutation';
 import { validateWith } from '../../lib/form/validate';
 import { ROLE_OPTIONS } from './RoleBadge';
+import { fetchUser } from './api';
 
 const validateCreate = validateWith(createUserSchema);
 const validateUpdate = validateWith(updateUserSchema);
@@ -72,7 +73,7 @@ export function EditUserForm({ user, mutation, onReload }: EditUserFormProps) {
       mutation={mutation}
       validate={validateUpdate}
       initialValues={userValues(user)}
-      record={{ entity: 'user', id: user.id, version: user.version, valuesOf: userValues, onReload }}
+      record={{ entity: 'user', id: user.id, version: user.version, valuesOf: userValues, onReload, read: () => fetchUser(user.id) }}
     >
       {({ submitting }) => (
         <Stack>

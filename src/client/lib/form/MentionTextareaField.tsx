@@ -45,9 +45,9 @@ export function MentionTextareaField({ name, people, ...props }: MentionTextarea
           const token = `${mentionToken(person.label, Number(person.value))} `;
           input.onChange(before + token + text.slice(caret));
           setQuery(null);
+          // The caret goes after the name once the new text is drawn, unless the person has moved on.
           requestAnimationFrame(() => {
-            element?.focus();
-            element?.setSelectionRange(before.length + token.length, before.length + token.length);
+            if (element && document.activeElement === element) element.setSelectionRange(before.length + token.length, before.length + token.length);
           });
         };
         const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
