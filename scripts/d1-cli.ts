@@ -13,7 +13,7 @@ import { bin } from './run';
  */
 export type D1Location = { remote: true } | { remote: false; persistTo: string };
 
-const whereArgs = (location: D1Location) => (location.remote ? ['--remote'] : ['--local', '--persist-to', location.persistTo]);
+export const whereArgs = (location: D1Location) => (location.remote ? ['--remote'] : ['--local', '--persist-to', location.persistTo]);
 
 /** Remote writes go as imported files (one transaction each, a few seconds to start): fewer and larger. */
 export const CLI_CHUNK_BYTES = 16 * 1024 * 1024;

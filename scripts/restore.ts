@@ -12,6 +12,7 @@ import type { Sha256Factory } from '../src/worker/provider/db/backup-format';
 import { RestoreError, restoreBackup, type RestoreOptions } from '../src/worker/provider/db/restore';
 import { d1Target } from '../src/worker/provider/db/restore-target';
 import { missingAttachmentObjects } from '../src/worker/provider/db/attachment-objects';
+import { missingAttachmentsThroughCli } from './attachment-check';
 import { cliTarget, type D1Location } from './d1-cli';
 import { localStateDir, withLocalEnv } from './local-env';
 import { progressReporter } from './progress';
@@ -38,10 +39,16 @@ export const downloadBackup = (key: string, folder: string) =>
     return file;
   });
 
+/** The name of the R2 bucket wrangler.toml binds as `binding`. */
+const bucketNamed = (binding: 'BACKUPS' | 'FILES') => {
+  const bucket = unstable_readConfig({ config: 'wrangler.toml' }).r2_buckets.find((bound: { binding: string }) => bound.binding === binding)?.bucket_name;
+  if (!bucket) throw new RestoreError(`wrangler.toml has no R2 bucket bound as ${binding}.`);
+  return bucket;
+};
+
 /** Copies a backup out of the deployed R2 bucket (the `BACKUPS` binding of wrangler.toml). */
 const downloadRemoteBackup = async (key: string, folder: string) => {
-  const bucket = unstable_readConfig({ config: 'wrangler.toml' }).r2_buckets.find((binding: { binding: string }) => binding.binding === 'BACKUPS')?.bucket_name;
-  if (!bucket) throw new RestoreError('wrangler.toml has no R2 bucket bound as BACKUPS.');
+  const bucket = bucketNamed('BACKUPS');
   const file = path.join(folder, path.basename(key));
   await run(bin('wrangler'), ['r2', 'object', 'get', `${bucket}/${key}`, '--remote', '--file', file]);
   return file;
@@ -126,7 +133,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     progress.done();
     const rows = Object.values(restored).reduce((sum, n) => sum + n, 0);
     console.log(`Restored ${options.file ?? options.key} into ${options.remote ? 'the deployed database' : into}: ${rows.toLocaleString('en-US')} rows in ${((performance.now() - started) / 1000).toFixed(1)} s.`, restored);
-    if (!options.remote) reportMissingFiles(await withLocalEnv((env) => missingAttachmentObjects(env.DB, env.FILES)));
+    reportMissingFiles(
+      options.remote
+        ? await missingAttachmentsThroughCli({ remote: true }, bucketNamed('FILES'))
+        : await withLocalEnv((env) => missingAttachmentObjects(env.DB, env.FILES)),
+    );
   } catch (error) {
     progress.done();
     if (!(error instanceof RestoreError)) throw error;

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RestoreError } from '../../src/worker/provider/db/restore';
-import { d1Read, type D1Location } from '../../scripts/d1-cli';
+import { missingAttachmentsThroughCli } from '../../scripts/attachment-check';
+import { d1Read, d1Write, type D1Location } from '../../scripts/d1-cli';
+import { bin, runCaptured } from '../../scripts/run';
 import { restoreFileThroughCli } from '../../scripts/restore';
 
 // `npm run db:restore -- … --remote` runs through `wrangler d1 execute --remote`; here the same
@@ -76,6 +78,21 @@ describe('restoring through wrangler d1 execute', () => {
     expect(error).toBeInstanceOf(RestoreError);
     expect((error as Error).message).toMatch(/not empty \(users, companies, tickets, audit_log\)/);
     expect(await countsOf(target())).toEqual({ users: 2, companies: 1, tickets: 40, audit_log: 1 });
+  });
+
+  it('names the attachments whose files the bucket does not hold', async () => {
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    await d1Write(target(), [
+      `INSERT INTO attachments (id, ticket_id, key, name, bytes, content_type, sha256, user_id) VALUES
+        (1, 10, 'attachments/10/kept', 'kept.txt', 4, 'text/plain', '${sha('kept')}', 1),
+        (2, 11, 'attachments/11/lost', 'lost.txt', 4, 'text/plain', '${sha('lost')}', 3)`,
+    ]);
+    const kept = await written(new TextEncoder().encode('kept'), 'kept.txt');
+    await runCaptured(bin('wrangler'), ['r2', 'object', 'put', 'staff-app-files/attachments/10/kept', '--local', '--persist-to', path.join(folder, 'restored'), '--file', kept]);
+    expect(await missingAttachmentsThroughCli(target(), 'staff-app-files')).toEqual({
+      checked: 2,
+      missing: [{ id: 2, ticketId: 11, key: 'attachments/11/lost', sha256: sha('lost') }],
+    });
   });
 });
 
