@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUTH_STORAGE_KEY, REQUEST_TIMEOUT_MS } from '../../src/shared/constants';
 import { ApiError, CONFLICT_MESSAGE, apiRequest, badRequestMessage, conflictRecord, isConflict } from '../../src/client/lib/api';
-import { authState, replaceToken, signIn } from '../../src/client/lib/auth-store';
+import { authState, changeToken, replaceToken, signIn } from '../../src/client/lib/auth-store';
 
 const reply = (status: number, body: unknown) =>
   new Response(typeof body === 'string' ? body : JSON.stringify(body), { status });
@@ -108,6 +108,31 @@ describe('apiRequest', () => {
     await expect(inFlight).rejects.toMatchObject({ status: 401 });
     expect(authState.token).toBe('tok-after-password-change');
     expect(authState.user?.id).toBe(7);
+  });
+
+  it('keeps the session when a 401 for the old token arrives before the password change has answered', async () => {
+    let answerChange!: (value: { token: string }) => void;
+    const changing = changeToken(new Promise<{ token: string }>((resolve) => (answerChange = resolve)));
+    fetchMock.mockResolvedValue(reply(401, { message: 'Session ended' }));
+    const refused = apiRequest('users');
+    await Promise.resolve();
+    answerChange({ token: 'tok-after-password-change' });
+    await expect(refused).rejects.toMatchObject({ status: 401 });
+    await changing;
+    expect(authState.token).toBe('tok-after-password-change');
+    expect(authState.user?.id).toBe(7);
+  });
+
+  it('still signs out on that 401 when the password change fails', async () => {
+    let failChange!: (error: Error) => void;
+    const changing = changeToken(new Promise<{ token: string }>((_resolve, reject) => (failChange = reject)));
+    fetchMock.mockResolvedValue(reply(401, { message: 'Session ended' }));
+    const refused = apiRequest('users');
+    failChange(new Error('refused'));
+    await expect(changing).rejects.toThrow('refused');
+    await expect(refused).rejects.toMatchObject({ status: 401 });
+    expect(authState.token).toBeNull();
+    expect(authState.user).toBeNull();
   });
 
   it('sends ifMatch as a quoted If-Match version, and no If-Match without it', async () => {

@@ -182,7 +182,8 @@ describe('statement transitions', () => {
       expect(await json<StatementDetail>(res)).toMatchObject({ status: to });
     } else {
       const problem = await expectConflict(res);
-      expect(problem.detail).toContain(`is ${from}`);
+      const verb = to === 'void' ? 'voided' : `marked ${to}`;
+      expect(problem.detail).toMatch(from === to ? new RegExp(` is already ${to}$`) : new RegExp(` is ${from} and cannot be ${verb}$`));
       expect(await env.DB.prepare('SELECT * FROM statements WHERE id = ?1').bind(id).first()).toEqual(before);
       expect(await linesOf(id)).toEqual(linesBefore);
     }

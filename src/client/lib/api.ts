@@ -1,6 +1,6 @@
 import { API_BASE, REQUEST_TIMEOUT_MS } from '../../shared/constants';
 import type { Versioned } from '../../shared/types';
-import { SIGN_OUT_REASONS, authState, signOut } from './auth-store';
+import { SIGN_OUT_REASONS, authState, signOut, tokenChangeSettled } from './auth-store';
 
 /** A failed call: the HTTP status (0 when no answer came) and the parsed body when there was one. */
 export class ApiError extends Error {
@@ -85,10 +85,11 @@ const send = async (path: string, { method = 'GET', body, authenticated = true, 
   }
 
   // Clearing the token makes the route guard send the user to /login, keeping the address. A 401
-  // for a token already replaced (a password change issues a new one) ends nothing.
+  // for a token replaced, or being replaced, by a password change ends nothing.
   // The server does not say why (a role change, a deactivation, a password reset all look alike).
   if (response.status === 401 && authenticated && authState.token === token) {
-    signOut(SIGN_OUT_REASONS.ended);
+    await tokenChangeSettled();
+    if (authState.token === token) signOut(SIGN_OUT_REASONS.ended);
   }
   if (!response.ok) {
     const raw = await response.text();

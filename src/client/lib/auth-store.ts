@@ -82,6 +82,26 @@ export const replaceToken = (token: string) => {
   authState.token = token;
 };
 
+// Settles once the request that is replacing this session's token has answered and its token is in.
+let tokenChange: Promise<unknown> = Promise.resolve();
+
+/**
+ * Sends a request that ends this session's token and answers with its successor (a password
+ * change). The server ends the old token as it commits, before its answer arrives: a request sent
+ * meanwhile gets a 401 that is this change, not the end of the session, so the API client waits
+ * for `tokenChangeSettled` before deciding.
+ */
+export const changeToken = <T extends { token?: string }>(request: Promise<T>) => {
+  const changed = request.then((answer) => {
+    if (answer.token) replaceToken(answer.token);
+    return answer;
+  });
+  tokenChange = changed.catch(() => undefined);
+  return changed;
+};
+
+export const tokenChangeSettled = () => tokenChange;
+
 export const setStoredRole = (role: Role) => {
   if (authState.user) authState.user.role = role;
 };

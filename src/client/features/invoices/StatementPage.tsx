@@ -1,7 +1,7 @@
 import { Badge, Button, Center, Divider, Loader, Modal, Select, Stack, Switch, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
-import type { StatementRequest, StatementTarget } from '../../../shared/schemas/invoices';
+import type { StatementRequest, StatementStatus, StatementTarget } from '../../../shared/schemas/invoices';
 import type { Statement, StatementDetail } from '../../../shared/types';
 import { HistorySection } from '../../lib/audit/HistorySection';
 import { formatCents, formatDate, formatMonth } from '../../lib/format';
@@ -54,7 +54,9 @@ export function StatementPage() {
   const companies = useCompanies();
   const [period, setPeriod] = useState<string | null>(PERIOD_OPTIONS[1]?.value ?? null);
   const [companyId, setCompanyId] = useState<string | null>(null);
-  const [ask, setAsk] = useState<{ target: StatementTarget; opened: boolean }>({ target: 'issued', opened: false });
+  // `from` is the status on screen when the person asked, not when they confirm: a live update
+  // meanwhile must not turn their "Issue" into a move from wherever the statement now is.
+  const [ask, setAsk] = useState<{ target: StatementTarget; from: StatementStatus; opened: boolean }>({ target: 'issued', from: 'open', opened: false });
   const closeAsk = () => setAsk((a) => ({ ...a, opened: false }));
 
   const generate = useAction<StatementRequest, StatementDetail>({
@@ -68,9 +70,9 @@ export function StatementPage() {
     },
   });
 
-  const move = useAction<{ current: StatementDetail; target: StatementTarget; reason?: string }, StatementDetail>({
+  const move = useAction<{ id: number; from: StatementStatus; target: StatementTarget; reason?: string }, StatementDetail>({
     // `from` is the status on screen, so a stale or repeated click is refused (409) rather than taking the next step.
-    send: ({ current, target, reason }) => moveStatement(current.id, { status: target, from: current.status, reason }),
+    send: ({ id, from, target, reason }) => moveStatement(id, { status: target, from, reason }),
     success: (updated, { target }) => [DONE[target], `${updated.number} · ${updated.companyName ?? 'no company'} · ${formatCents(updated.totalCents)}`],
     failure: 'Statement not updated',
     onSuccess: async (updated) => {
@@ -144,7 +146,7 @@ export function StatementPage() {
             <StatementView
               statement={statement.data}
               busy={busy}
-              onAsk={canBill ? (target) => setAsk({ target, opened: true }) : undefined}
+              onAsk={canBill ? (target) => statement.data && setAsk({ target, from: statement.data.status, opened: true }) : undefined}
               payments={
                 statement.data.status === 'issued' || statement.data.status === 'paid' ? (
                   <PaymentsSection statement={statement.data} canRecord={canBill} canReverse={canReverse} onChanged={refresh} />
@@ -158,7 +160,7 @@ export function StatementPage() {
       </RecordDrawer>
       {statement.data && statementId !== undefined ? (
         <>
-          <TransitionDialog statement={statement.data} target={ask.target} opened={ask.opened} busy={busy} onCancel={() => setAsk((a) => ({ ...a, opened: false }))} onConfirm={(target, reason) => statement.data && void move.run({ current: statement.data, target, reason })} />
+          <TransitionDialog statement={statement.data} target={ask.target} opened={ask.opened} busy={busy} onCancel={closeAsk} onConfirm={(target, reason) => statement.data && void move.run({ id: statement.data.id, from: ask.from, target, reason })} />
           <StatementDocument statement={statement.data} />
         </>
       ) : null}

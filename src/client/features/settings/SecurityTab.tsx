@@ -1,7 +1,7 @@
 import { Stack, Title } from '@mantine/core';
 import { changePasswordSchema, type ChangePasswordPayload } from '../../../shared/schemas/users';
 import type { ChangePasswordResponse } from '../../../shared/types';
-import { replaceToken, useAuth } from '../../lib/auth-store';
+import { changeToken, useAuth } from '../../lib/auth-store';
 import { PasswordField } from '../../lib/form/fields';
 import { validateWith } from '../../lib/form/validate';
 import { MutationForm } from '../../lib/form/MutationForm';
@@ -17,12 +17,9 @@ export function SecurityTab() {
   const change: Mutation<ChangePasswordPayload, ChangePasswordResponse> = {
     // The change ends every older session, this one included: the answer's token keeps it going.
     // (An upstream API from before roles, docs/architecture.md#roles-and-the-audit-log, answers without one; the old token then still works.)
-    send: (values) => changePassword(values),
+    send: (values) => changeToken(changePassword(values)),
     success: () => ['Password Changed'],
     failure: 'Password not changed',
-    onSuccess: ({ token }) => {
-      if (token) replaceToken(token);
-    },
   };
 
   const blank = { id: user?.id ?? 0, newPassword: '', confirmPassword: '' };

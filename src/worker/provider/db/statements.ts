@@ -217,8 +217,9 @@ const refusedMove = async (db: D1Database, id: number, { status, from }: Stateme
   if (status === 'void' && current.status === 'issued' && current.payments.length) {
     return new Conflict(`Statement ${name} has payments recorded; reverse them before voiding it`);
   }
+  if (status === current.status) return new Conflict(`Statement ${name} is already ${status}`);
   const verb = status === 'void' ? 'voided' : `marked ${status}`;
-  return new Conflict(`Statement ${name} is ${current.status}; a ${current.status} statement cannot be ${verb}`);
+  return new Conflict(`Statement ${name} is ${current.status} and cannot be ${verb}`);
 };
 
 /** Moves a statement one step: open → issued → paid, or issued → void (docs/architecture.md#billing-lines-and-statements). */
