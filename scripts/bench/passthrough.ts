@@ -61,6 +61,32 @@ const load = (url: string, connections: number, duration = SECONDS) =>
   autocannon({ url, connections, duration, headers: { authorization: 'Bearer bench' } });
 
 type Result = Awaited<ReturnType<typeof load>>;
+
+const ROUNDS = 6;
+
+/**
+ * Two addresses under the same load in alternating rounds (A B, B A, A B …), each `seconds` long:
+ * a burst of other work on the machine lands on both alike, where two long loads one after the
+ * other let it land on one. Answers per second over all rounds, and the failures.
+ */
+const alternate = async (a: string, b: string, connections: number, seconds = SECONDS / 2) => {
+  const totals = [
+    { requests: 0, seconds: 0, failed: 0 },
+    { requests: 0, seconds: 0, failed: 0 },
+  ];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const order = round % 2 === 0 ? [0, 1] : [1, 0];
+    for (const which of order) {
+      const result = await load(which === 0 ? a : b, connections, seconds);
+      const total = totals[which]!;
+      total.requests += result.requests.total;
+      total.seconds += result.duration;
+      total.failed += result.errors + result.non2xx;
+    }
+  }
+  const [first, second] = totals.map((total) => ({ perSecond: total.requests / total.seconds, failed: total.failed }));
+  return { a: first!, b: second! };
+};
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 const failures = (...results: Result[]) => results.reduce((sum, r) => sum + r.errors + r.non2xx, 0);
 
@@ -98,19 +124,17 @@ export const benchPassthrough = async (): Promise<BenchRow[]> => {
     const directOne = await load(direct, 1);
     const throughOne = await load(through, 1);
     const directTen = await load(direct, 10);
-    // The budget compares these two, so they run back to back.
     const throughTen = await load(through, 10);
-    const headedForwardsTen = await load(floors.headedForwards, 10);
+    // The budget's two figures, taken in alternating rounds.
+    const budget = await alternate(through, floors.headedForwards, 10);
     const forwardsTen = await load(floors.forwards, 10);
     const answersTen = await load(floors.answers, 10);
     const rawAnswersTen = await load(floors.rawAnswers, 10);
-    const errors = failures(directOne, throughOne, directTen, throughTen);
+    const errors = failures(directOne, throughOne, directTen, throughTen) + budget.a.failed + budget.b.failed;
     const p50Added = throughOne.latency.p50 - directOne.latency.p50;
     const ratio = throughTen.requests.average / directTen.requests.average;
     const ofFloor = throughTen.requests.average / forwardsTen.requests.average;
-    const ofHeaded = throughTen.requests.average / headedForwardsTen.requests.average;
-    // A load that answered nothing gives no ratio: the row says so rather than fail the app.
-    const answered = (...results: Result[]) => results.every((result) => result.requests.average > 0);
+    const ofHeaded = budget.a.perSecond / budget.b.perSecond;
     const reported = (figure: string, measured: string, value: number, detail?: string): BenchRow => ({ figure, measured, budget: 'reported', pass: true, value, detail });
     const added = (figure: string, base: Result, worker: Result, p: 'p50' | 'p99') =>
       reported(figure, `${worker.latency[p] - base.latency[p]} ms (${base.latency[p]} → ${worker.latency[p]} ms)`, worker.latency[p] - base.latency[p]);
@@ -128,14 +152,15 @@ export const benchPassthrough = async (): Promise<BenchRow[]> => {
         detail: `${SECONDS} s per load, ${errors} errors; autocannon reports whole milliseconds`,
       },
       added('passthrough p99 added latency (1 connection)', directOne, throughOne, 'p99'),
-      answered(throughTen, headedForwardsTen)
+      // A load that answered nothing gives no ratio: the row says so rather than fail the app.
+      budget.a.perSecond > 0 && budget.b.perSecond > 0
         ? {
             figure: 'passthrough throughput vs a Worker that forwards and sets the headers every answer keeps (10 connections)',
-            measured: `${(ofHeaded * 100).toFixed(0)}% (${Math.round(throughTen.requests.average)} / ${Math.round(headedForwardsTen.requests.average)} req/s)`,
+            measured: `${(ofHeaded * 100).toFixed(0)}% (${Math.round(budget.a.perSecond)} / ${Math.round(budget.b.perSecond)} req/s)`,
             budget: '≥ 90%',
             pass: ofHeaded >= 0.9 && errors === 0,
             value: ofHeaded,
-            detail: 'like with like: both in workerd through Miniflare, both setting the security headers, no-store and X-Request-Id, in the same run, back to back',
+            detail: `like with like: both in workerd through Miniflare, both setting the security headers, no-store and X-Request-Id; ${ROUNDS} alternating rounds of ${SECONDS / 2} s each`,
           }
         : { figure: 'passthrough throughput vs a Worker that forwards and sets the same headers (10 connections)', measured: 'not measured (a load answered no requests)', budget: '≥ 90%', pass: true, value: Number.NaN },
       reported(
