@@ -1,12 +1,10 @@
 import type { SWRConfiguration } from 'swr';
-import { apiRequest } from '../lib/api';
 
 /**
  * docs/architecture.md#reading-data-in-the-client: nothing is cached or shared between mounts and nothing is retried. A fresh cache
  * Map per <SWRConfig> plus zero dedupe keeps every mount's data its own.
  */
 export const swrConfig: SWRConfiguration = {
-  fetcher: (path: string) => apiRequest(path),
   provider: () => new Map(),
   dedupingInterval: 0,
   focusThrottleInterval: 0,

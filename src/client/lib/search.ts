@@ -83,6 +83,3 @@ const useSearchWriter = <T extends Record<string, SearchValue>>(parse: (params: 
   );
   return [values, write] as const;
 };
-
-/** Routes whose only search value is an optional record id: `?id=`. */
-export const parseIdSearch = (params: URLSearchParams) => ({ id: optionalId(params.get('id')) });

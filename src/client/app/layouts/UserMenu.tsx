@@ -1,7 +1,7 @@
 import { Avatar, Button, Menu, SegmentedControl, Stack, Text, VisuallyHidden, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../lib/auth-store';
-import { signOutEverywhere } from '../../lib/sign-out';
+import { endThisSession } from '../../lib/sign-out';
 import { useSettingsSearch } from '../../features/settings/search';
 
 const THEMES: { label: string; value: MantineColorScheme }[] = [
@@ -63,7 +63,7 @@ export function UserMenu() {
             // Leave first: clearing the token while still on the page would make the guard
             // send the next person to sign in back to this page.
             navigate('/login', { replace: true });
-            void signOutEverywhere();
+            void endThisSession();
           }}
         >
           Logout

@@ -1,5 +1,5 @@
 import { Anchor, Button, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { AUDIT_ACTIONS, AUDIT_ENTITIES } from '../../../shared/schemas/audit';
 import type { AuditEntry } from '../../../shared/types';
@@ -9,13 +9,13 @@ import { ACTION_LABELS, ENTITY_LABELS, actorOf, describeChanges, recordLabel } f
 import { formatDateTime, fullName } from '../../lib/format';
 import { useCan } from '../../lib/permissions';
 import { optionalId, optionalOneOf } from '../../lib/search';
-import { notify } from '../../lib/toast/notify';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { Facts } from '../../lib/ui/Facts';
 import { FoldingFilters } from '../../lib/ui/FoldingFilters';
 import { NoAccess } from '../../lib/ui/NoAccess';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
+import { useDownload } from '../../lib/use-download';
 import { exportAudit, usePeople } from './api';
 import { recordAddress } from './record-links';
 import { useAuditSearch } from './search';
@@ -62,7 +62,7 @@ function EntryDetails({ entry }: { entry: AuditEntry }) {
 
 function AuditLog() {
   const [{ id: openId, page = 1, ...filters }, view] = useAuditSearch();
-  const [exporting, setExporting] = useState(false);
+  const csv = useDownload('Export failed');
   const people = usePeople();
   const rangeError = filters.from && filters.to && filters.from > filters.to ? 'Must be on or after From' : undefined;
   const query = { ...filters, to: rangeError ? undefined : filters.to };
@@ -72,24 +72,13 @@ function AuditLog() {
   const personOptions = useMemo(() => (people.data?.items ?? []).map((user) => ({ value: String(user.id), label: fullName(user) })), [people.data]);
   const filtered = Object.values(filters).some((value) => value !== undefined);
 
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      await exportAudit(query);
-    } catch (error) {
-      notify.error('Export failed', (error as Error).message);
-    } finally {
-      setExporting(false);
-    }
-  };
-
   return (
     <>
       <PageTitle
         title="Audit log"
         description="Every change and sign-in, newest first"
         actions={
-          <Button variant="light" onClick={exportCsv} loading={exporting} disabled={exporting}>
+          <Button variant="light" onClick={() => void csv.start(() => exportAudit(query))} loading={csv.busy} disabled={csv.busy}>
             Export CSV
           </Button>
         }

@@ -1,4 +1,4 @@
-import type { AuditQuery } from '../../lib/audit/api';
+import type { AuditRequest } from '../../lib/audit/api';
 import { downloadFromApi } from '../../lib/download';
 import { apiPath } from '../../lib/endpoints';
 import { today } from '../../lib/today';
@@ -7,5 +7,5 @@ import { useApi } from '../../lib/use-api';
 export const usePeople = () => useApi('GET /users', { query: { pageSize: 200 } });
 
 /** The log as CSV with the page's filters (admin only, like the page). */
-export const exportAudit = (query: Omit<AuditQuery, 'page' | 'pageSize'>) =>
+export const exportAudit = (query: Omit<AuditRequest, 'page' | 'pageSize'>) =>
   downloadFromApi(apiPath('GET /audit.csv', { query }), `audit-log-${today()}.csv`);

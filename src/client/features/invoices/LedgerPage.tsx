@@ -1,5 +1,4 @@
 import { Badge, Button, Center, Divider, Group, Loader, Select, SimpleGrid, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
 import { LINE_STATUSES, isClosingLedger, type InvoiceSource, type LineChanges } from '../../../shared/schemas/invoices';
 import type { InvoiceLine } from '../../../shared/types';
 import { HistorySection } from '../../lib/audit/HistorySection';
@@ -7,12 +6,12 @@ import { formatCents, formatMonth } from '../../lib/format';
 import type { Mutation } from '../../lib/form/use-mutation';
 import { useCan } from '../../lib/permissions';
 import { optionalOneOf } from '../../lib/search';
-import { notify } from '../../lib/toast/notify';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { FoldingFilters } from '../../lib/ui/FoldingFilters';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { StatCard } from '../../lib/ui/StatCard';
+import { useDownload } from '../../lib/use-download';
 import { exportLines, updateLine, useLine, useLines } from './api';
 import { DeleteLineButton } from './DeleteLineButton';
 import { ImportButton } from './ImportButton';
@@ -39,7 +38,7 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
   const setSearch = view.update;
   const lines = useLines(source, { ...filters, page });
   const line = useLine(lineId);
-  const [exporting, setExporting] = useState(false);
+  const csv = useDownload('Export failed');
   const totals = lines.data?.totals;
   const canEdit = useCan('editInvoiceLines');
   const canImport = useCan('importLines');
@@ -55,17 +54,6 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
     onSuccess: showLine,
   };
 
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      await exportLines(source, filters);
-    } catch (error) {
-      notify.error('Export failed', (error as Error).message);
-    } finally {
-      setExporting(false);
-    }
-  };
-
   return (
     <>
       <PageTitle
@@ -75,7 +63,7 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
           <Group gap="sm">
             {canImport ? <ImportButton source={source} title={title} onImported={() => lines.mutate()} /> : null}
             {canEdit ? <NewLineButton source={source} period={filters.period} onCreated={(created) => Promise.all([lines.mutate(), setSearch({ lineId: created.id })])} /> : null}
-            <Button variant="light" onClick={exportCsv} loading={exporting} disabled={exporting}>
+            <Button variant="light" onClick={() => void csv.start(() => exportLines(source, filters))} loading={csv.busy} disabled={csv.busy}>
               Export CSV
             </Button>
           </Group>

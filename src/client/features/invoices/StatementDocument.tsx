@@ -1,10 +1,10 @@
 import { createPortal } from 'react-dom';
+import { SOURCE_LABELS } from '../../../shared/schemas/invoices';
 import type { StatementDetail } from '../../../shared/types';
 import { formatCents, formatDate, formatMonth } from '../../lib/format';
 import classes from './print.module.css';
 
 
-const SOURCE_LABELS: Record<string, string> = { 'gifs-sla': 'SLA', 'gifs-azure': 'Azure', autofi: 'Autofi', '3dtracking': '3D Tracking' };
 
 /**
  * The statement as a printed document: sender, recipient, number, period, issue and due dates,

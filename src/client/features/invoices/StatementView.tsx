@@ -1,13 +1,12 @@
 import { Alert, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import type { InvoiceSource, StatementTarget } from '../../../shared/schemas/invoices';
+import { SOURCE_LABELS, type StatementTarget } from '../../../shared/schemas/invoices';
 import type { StatementDetail } from '../../../shared/types';
 import { formatCents, formatDate, formatMonth } from '../../lib/format';
 import { useToastClearance } from '../../lib/toast/clearance';
 import { Facts } from '../../lib/ui/Facts';
 import { STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS } from './labels';
 
-const SOURCE_LABELS: Record<InvoiceSource, string> = { 'gifs-sla': 'SLA', 'gifs-azure': 'Azure', autofi: 'Autofi', '3dtracking': '3D Tracking' };
 
 interface Props {
   statement: StatementDetail;

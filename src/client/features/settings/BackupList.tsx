@@ -2,10 +2,11 @@ import { Alert, Button, Skeleton, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { BackupList as BackupListData, BackupMadeBy } from '../../../shared/types';
 import { downloadFromApi } from '../../lib/download';
+import { apiPath } from '../../lib/endpoints';
 import { formatDateTime } from '../../lib/format';
 import { useCan } from '../../lib/permissions';
-import { notify } from '../../lib/toast/notify';
 import { LoadError } from '../../lib/ui/LoadError';
+import { useDownload } from '../../lib/use-download';
 import classes from './settings.module.css';
 
 /** The Database tab warns when the daily backup (03:00 UTC) has not run for longer than this. */
@@ -52,17 +53,8 @@ interface BackupListProps {
 
 /** Admins only: a backup holds every password hash, and the provider answers 403 to others. */
 function DownloadButton({ backupKey, time }: { backupKey: string; time: string }) {
-  const [busy, setBusy] = useState(false);
-  const download = async () => {
-    setBusy(true);
-    try {
-      await downloadFromApi(`settings/backups/download?key=${encodeURIComponent(backupKey)}`, backupKey.replace(/^backups\//, ''));
-    } catch (error) {
-      notify.error('Backup not downloaded', (error as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, start } = useDownload('Backup not downloaded');
+  const download = () => start(() => downloadFromApi(apiPath('GET /settings/backups/download', { query: { key: backupKey } }), backupKey.replace(/^backups\//, '')));
   return (
     <Button size="xs" variant="default" onClick={download} loading={busy} aria-label={`Download the backup of ${time}`}>
       Download

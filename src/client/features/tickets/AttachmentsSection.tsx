@@ -1,12 +1,12 @@
 import { Anchor, Button, FileButton, Group, Image, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useEffectEvent } from 'react';
 import { isImageType, type Attachment } from '../../../shared/schemas/attachments';
-import { apiDownload } from '../../lib/api';
 import { useAuth } from '../../lib/auth-store';
-import { saveBlob } from '../../lib/download';
+import { downloadFromApi } from '../../lib/download';
 import { formatDateTime } from '../../lib/format';
 import { useCan } from '../../lib/permissions';
 import { notify } from '../../lib/toast/notify';
+import { useDownload } from '../../lib/use-download';
 import { contentPath, deleteAttachment, useAttachments, useObjectUrl } from './attachments-api';
 import { UploadProgress, useUploads } from './use-uploads';
 import classes from './attachments.module.css';
@@ -28,7 +28,8 @@ function Thumbnail({ file }: { file: Attachment }) {
 }
 
 export function AttachmentRow({ file, onDelete, showComment = true }: { file: Attachment; onDelete: (() => void) | null; showComment?: boolean }) {
-  const download = () => void apiDownload(contentPath(file.id)).then((blob) => saveBlob(blob, file.name), (error: Error) => notify.error('Download failed', error.message));
+  const { start } = useDownload('Download failed');
+  const download = () => void start(() => downloadFromApi(contentPath(file.id), file.name));
   return (
     <Paper withBorder p="xs" component="li" className={classes.row}>
       <Group wrap="nowrap" gap="sm" align="center">
