@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Row } from '../src/worker/provider/db/backup-format';
-import type { RestoreTarget } from '../src/worker/provider/db/restore-target';
+import type { Row } from '../src/worker/provider/db/backup/format';
+import type { RestoreTarget } from '../src/worker/provider/db/backup/restore-target';
 import { bin } from './run';
 
 /**

@@ -6,7 +6,7 @@ import { withLocalEnv } from './local-env';
 import { seededRandom, type Random } from './demo/random';
 import { NO_ACTOR } from '../src/worker/provider/db/audit';
 import { generateStatement, moveStatement } from '../src/worker/provider/db/statements';
-import { issuerOf } from '../src/worker/provider/http/issuer';
+import { issuerOf } from '../src/worker/provider/issuer';
 import { CATEGORIES, COMMENTS, COMPANIES, FIRST_NAMES, GIFS_COMPANY, LINE_TEMPLATES, PROBLEMS, SUBJECTS, SURNAMES, TIME_NOTES } from './demo/vocabulary';
 import { DAY_MS, formatDay } from '../src/shared/dates';
 

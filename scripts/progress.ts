@@ -1,4 +1,4 @@
-import type { RestoreProgress } from '../src/worker/provider/db/restore';
+import type { RestoreProgress } from '../src/worker/provider/db/backup/restore';
 
 const WIDTH = 30;
 const number = (n: number) => n.toLocaleString('en-US');

@@ -10,7 +10,7 @@ const ADDRESS = /^[0-9A-Fa-f:.]{2,45}$/;
  * sent, so it is the connecting address (TRUST_CF_CONNECTING_IP = "true" in wrangler.toml).
  * Locally, Miniflare sets it from the socket only when the request has none, and passes a
  * client's own value through, so local runs set TRUST_CF_CONNECTING_IP = "false" and have no
- * address; the sign-in limiter then counts per account instead (src/worker/provider/auth/rate-limit.ts).
+ * address; the sign-in limiter then counts per account instead (src/worker/provider/db/login-attempts.ts).
  */
 export const clientAddress = (env: Pick<Env, 'TRUST_CF_CONNECTING_IP'>, request: Request) => {
   if (env.TRUST_CF_CONNECTING_IP !== 'true') return null;

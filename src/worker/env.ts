@@ -1,4 +1,4 @@
-import type { LiveHub } from './provider/live/hub';
+import type { LiveHub } from './provider';
 
 /**
  * Bindings and variables of the Worker, as wrangler.toml and `.dev.vars` declare them. Secrets,

@@ -51,6 +51,6 @@ export const createApp = (options: AppOptions = {}) =>
 const app = createApp();
 
 // Durable Object classes are exported by the Worker's main module.
-export { LiveHub } from './provider/live/hub';
+export { LiveHub } from './provider';
 
 export default { fetch: app.fetch, scheduled } satisfies ExportedHandler<Env>;

@@ -3,7 +3,7 @@ import type { RequestIdVariables } from 'hono/request-id';
 import { API_BASE, API_VERSION, REQUEST_TIMEOUT_MS } from '../shared/constants';
 import { clientAddress } from './client-address';
 import type { Env } from './env';
-import { shareNote } from './provider/http/request-note';
+import { shareNote } from './provider';
 import type { RequestLogVariables } from './request-log';
 
 /** Anything with a Workers-style fetch handler: the embedded provider app. */

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { RequestIdVariables } from 'hono/request-id';
 import type { Env } from './env';
-import type { RequestNote } from './provider/http/request-note';
+import type { RequestNote } from './provider';
 
 export type RequestLogVariables = RequestIdVariables & { requestNote: RequestNote };
 

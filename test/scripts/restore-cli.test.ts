@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RestoreError } from '../../src/worker/provider/db/restore';
+import { RestoreError } from '../../src/worker/provider/db/backup/restore';
 import { missingAttachmentsThroughCli } from '../../scripts/attachment-check';
 import { d1Read, d1Write, type D1Location } from '../../scripts/d1-cli';
 import { bin, runCaptured } from '../../scripts/run';

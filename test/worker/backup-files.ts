@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:test';
 import { expect } from 'vitest';
-import type { BackupHeader, Manifest, Row } from '../../src/worker/provider/db/backup-format';
-import { gunzipStream } from '../../src/worker/provider/db/backup-gzip';
-import type { RestoreSource } from '../../src/worker/provider/db/restore';
+import type { BackupHeader, Manifest, Row } from '../../src/worker/provider/db/backup/format';
+import { gunzipStream } from '../../src/worker/provider/db/backup/gzip';
+import type { RestoreSource } from '../../src/worker/provider/db/backup/restore';
 
 /** A backup file taken apart line by line, read here independently of the restore code. */
 export interface BackupFile {
@@ -12,7 +12,7 @@ export interface BackupFile {
   manifest: Manifest;
 }
 
-/** A whole gzip file as text, its members one after another (backup-gzip.ts). */
+/** A whole gzip file as text, its members one after another (db/backup/gzip.ts). */
 export const gunzip = async (bytes: Uint8Array | ArrayBuffer) => {
   const decoder = new TextDecoder();
   let text = '';

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { BackupList } from '../../src/shared/types';
 import type { Env } from '../../src/worker/env';
 import worker from '../../src/worker/index';
-import { startBackup } from '../../src/worker/provider/db/backup';
+import { startBackup } from '../../src/worker/provider/db/backup/write';
 import { readBackup } from './backup-files';
 import { api, readJson, signedIn } from './support';
 

@@ -1,10 +1,10 @@
 import { applyD1Migrations, env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startBackup, stepBackup, writeBackup, type StepBudget, type StepOutcome } from '../../src/worker/provider/db/backup';
-import { workerdSha256 } from '../../src/worker/provider/db/backup-format';
-import { tailKey } from '../../src/worker/provider/db/backup-parts';
-import { restoreBackup } from '../../src/worker/provider/db/restore';
-import { d1Target } from '../../src/worker/provider/db/restore-target';
+import { startBackup, stepBackup, writeBackup, type StepBudget, type StepOutcome } from '../../src/worker/provider/db/backup/write';
+import { workerdSha256 } from '../../src/worker/provider/db/backup/format';
+import { tailKey } from '../../src/worker/provider/db/backup/parts';
+import { restoreBackup } from '../../src/worker/provider/db/backup/restore';
+import { d1Target } from '../../src/worker/provider/db/backup/restore-target';
 import { DATA_TABLES } from '../../src/worker/provider/db/tables';
 import { r2Source, readBackup, rowsIn, sha256Hex, type BackupFile } from './backup-files';
 import { api, signedIn, type TestUser } from './support';

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BackupList, BackupResult } from '../../src/shared/types';
-import { writeBackup } from '../../src/worker/provider/db/backup';
+import { writeBackup } from '../../src/worker/provider/db/backup/write';
 import { DATA_TABLES, DERIVED_TABLE_PREFIX, SYSTEM_TABLES } from '../../src/worker/provider/db/tables';
 import { manifestOf, parseBackup, readBackup, rowsIn, sha256Hex, storedBytes } from './backup-files';
 import { api, attemptLogin, expectError, readJson, signedIn, sleep, type TestUser } from './support';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuditQuery } from '../../src/shared/schemas/audit';
 import { TICKET_SORTS, type TicketListQuery } from '../../src/shared/schemas/tickets';
 import { auditListSql } from '../../src/worker/provider/db/audit';
-import { bucketsOf, OPENED_AND_RESOLVED_SQL, openedAndResolved } from '../../src/worker/provider/db/buckets';
+import { bucketsOf, OPENED_AND_RESOLVED_SQL, openedAndResolved } from '../../src/worker/provider/db/report-buckets';
 import { ticketListSql } from '../../src/worker/provider/db/tickets';
 
 // The plans SQLite picks for the list and report queries, from the real D1 with every migration

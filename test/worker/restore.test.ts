@@ -1,9 +1,9 @@
 import { applyD1Migrations, env } from 'cloudflare:test';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BackupResult } from '../../src/shared/types';
-import { workerdSha256 } from '../../src/worker/provider/db/backup-format';
-import { RestoreError, restoreBackup, type RestoreProgress, type RestoreSource } from '../../src/worker/provider/db/restore';
-import { d1Target } from '../../src/worker/provider/db/restore-target';
+import { workerdSha256 } from '../../src/worker/provider/db/backup/format';
+import { RestoreError, restoreBackup, type RestoreProgress, type RestoreSource } from '../../src/worker/provider/db/backup/restore';
+import { d1Target } from '../../src/worker/provider/db/backup/restore-target';
 import { DATA_TABLES } from '../../src/worker/provider/db/tables';
 import { bytesSource, fileOf, gunzip, manifestOf, r2Source, storedBytes } from './backup-files';
 import { api, signedIn } from './support';

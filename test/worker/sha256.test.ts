@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ResumableSha256, type Sha256State } from '../../src/worker/provider/db/sha256';
+import { ResumableSha256, type Sha256State } from '../../src/worker/provider/db/backup/sha256';
 import { sha256Hex } from './backup-files';
 
 /** Bytes that are not all alike, so a wrong word order or rotation shows. */

@@ -6,6 +6,10 @@ import { listQuerySchema } from './list';
 export const INVOICE_SOURCES = ['autofi', '3dtracking', 'gifs-sla', 'gifs-azure'] as const;
 export type InvoiceSource = (typeof INVOICE_SOURCES)[number];
 export const isInvoiceSource = (value: string): value is InvoiceSource => (INVOICE_SOURCES as readonly string[]).includes(value);
+/** Each ledger's name where it stands alone (search results); on a GIFS statement its lines say SLA or Azure. */
+export const SOURCE_NAMES: Record<InvoiceSource, string> = { autofi: 'Autofi', '3dtracking': '3D Tracking', 'gifs-sla': 'GIFS SLA', 'gifs-azure': 'GIFS Azure' };
+/** Each source as a statement's line names it: the GIFS statement already says GIFS. */
+export const SOURCE_LABELS: Record<InvoiceSource, string> = { ...SOURCE_NAMES, 'gifs-sla': 'SLA', 'gifs-azure': 'Azure' };
 export const LINE_STATUSES = ['draft', 'approved', 'invoiced'] as const;
 export type LineStatus = (typeof LINE_STATUSES)[number];
 /** The statuses a caller may set on a line; `invoiced` follows from the line's statement being issued. */

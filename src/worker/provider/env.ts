@@ -18,4 +18,7 @@ export interface ProviderBindings {
   ORG_ADDRESS?: string;
   /** Days from a statement's issue to its due date; 30 when unset. */
   PAYMENT_TERMS_DAYS?: string;
+  /** Retention of the scheduled backups (docs/operations.md#backups): whole numbers as text. */
+  BACKUP_KEEP_DAILY?: string;
+  BACKUP_KEEP_MONTHLY?: string;
 }

@@ -17,6 +17,11 @@ import { settingsRoutes } from './routes/settings';
 import { ticketRoutes } from './routes/tickets';
 import { userRoutes } from './routes/users';
 
+// What the rest of the Worker may use of the provider, and nothing else (held by lint).
+export { LiveHub } from './live/hub';
+export { shareNote, type RequestNote } from './http/request-note';
+export { backupOnSchedule, DAILY_BACKUP_CRON } from './scheduled';
+
 /** The embedded provider API: what UPSTREAM_API_URL would otherwise serve, on D1 and R2. */
 export const provider = new Hono<ProviderEnv>()
   .basePath(`/${API_VERSION}`)

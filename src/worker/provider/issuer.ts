@@ -1,5 +1,5 @@
-import type { StatementIssuer } from '../../../shared/types';
-import type { ProviderBindings } from '../env';
+import type { StatementIssuer } from '../../shared/types';
+import type { ProviderBindings } from './env';
 
 export const DEFAULT_PAYMENT_TERMS_DAYS = 30;
 

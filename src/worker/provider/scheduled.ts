@@ -1,19 +1,15 @@
-import type { Env } from './env';
-import { STEP_BUDGET, abandonStuckRuns, startBackup, stepBackup, type StepOutcome } from './provider/db/backup';
-import { pruneBackups, retentionPolicy } from './provider/db/backup-retention';
-import { nextRunToContinue } from './provider/db/backup-run';
+import { STEP_BUDGET, abandonStuckRuns, startBackup, stepBackup, type StepOutcome } from './db/backup/write';
+import { pruneBackups, retentionPolicy } from './db/backup/retention';
+import { nextRunToContinue } from './db/backup/run';
+import type { ProviderBindings } from './env';
 
 /** The daily backup's Cron Trigger in wrangler.toml; the other trigger carries backups on. */
 export const DAILY_BACKUP_CRON = '0 3 * * *';
 
-const usesUpstream = (env: Env) => {
-  if (!env.UPSTREAM_API_URL?.trim()) return false;
-  console.warn('scheduled backup skipped: UPSTREAM_API_URL is set, so the data is not in this D1 database');
-  return true;
-};
+type BackupBindings = Pick<ProviderBindings, 'DB' | 'BACKUPS' | 'BACKUP_KEEP_DAILY' | 'BACKUP_KEEP_MONTHLY'>;
 
 /** Retention runs after a scheduled backup is complete, and never before. */
-const finish = async (env: Env, outcome: StepOutcome | null) => {
+const finish = async (env: BackupBindings, outcome: StepOutcome | null) => {
   if (!outcome?.done) return { backup: null, deleted: [] as string[] };
   const deleted = outcome.madeBy.type === 'schedule' ? await pruneBackups(env.BACKUPS, retentionPolicy(env), outcome.backup.key) : [];
   return { backup: outcome.backup, deleted };
@@ -25,8 +21,7 @@ const finish = async (env: Env, outcome: StepOutcome | null) => {
  * per invocation (docs/decisions.md#the-backup-in-steps). A failed step throws, which marks the
  * run failed in the Workers dashboard, and deletes nothing.
  */
-export const runScheduledBackup = async (env: Env) => {
-  if (usesUpstream(env)) return null;
+export const runScheduledBackup = async (env: BackupBindings) => {
   const { runId, queries } = await startBackup(env.DB, env.BACKUPS, { madeBy: { type: 'schedule' } });
   return { runId, ...(await finish(env, await stepBackup(env.DB, env.BACKUPS, runId, STEP_BUDGET, queries))) };
 };
@@ -35,14 +30,12 @@ export const runScheduledBackup = async (env: Env) => {
  * One step of the oldest unfinished backup that no invocation is working on, if there is one,
  * after giving up any whose steps keep dying.
  */
-export const continueBackup = async (env: Env) => {
-  if (env.UPSTREAM_API_URL?.trim()) return null;
+export const continueBackup = async (env: BackupBindings) => {
   await abandonStuckRuns(env.DB, env.BACKUPS);
   const runId = await nextRunToContinue(env.DB);
   if (!runId) return null;
   return { runId, ...(await finish(env, await stepBackup(env.DB, env.BACKUPS, runId))) };
 };
 
-export const scheduled: ExportedHandlerScheduledHandler<Env> = async (controller, env) => {
-  await (controller.cron === DAILY_BACKUP_CRON ? runScheduledBackup(env) : continueBackup(env));
-};
+/** What a Cron Trigger does here: the daily backup, or the next step of one under way. */
+export const backupOnSchedule = (cron: string, env: BackupBindings) => (cron === DAILY_BACKUP_CRON ? runScheduledBackup(env) : continueBackup(env));

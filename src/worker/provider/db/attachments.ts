@@ -1,6 +1,7 @@
 import { ATTACHMENTS_PER_TICKET, type Attachment } from '../../../shared/schemas/attachments';
 import { auditCreated, auditDeleted, jsonColumn, type AuditContext } from './audit';
 import { rowsOf } from './rows';
+import { fullName } from './sql';
 
 interface AttachmentRow {
   id: number;
@@ -29,7 +30,7 @@ const toAttachment = (row: AttachmentRow): Attachment => ({
   at: row.created_at,
 });
 
-const USER_NAME = (id: string) => `(SELECT first_name || ' ' || surname FROM users WHERE id = ${id}) AS user_name`;
+const USER_NAME = (id: string) => `(SELECT ${fullName()} FROM users WHERE id = ${id}) AS user_name`;
 const SELECT = `SELECT f.*, ${USER_NAME('f.user_id')} FROM attachments f`;
 
 // Attachments belong to their ticket's history.

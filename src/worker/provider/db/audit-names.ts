@@ -1,6 +1,7 @@
 import { statementNumber, type Ledger } from '../../../shared/schemas/invoices';
 import type { AuditEntity, AuditEntry } from '../../../shared/types';
 import { rowsOf } from './rows';
+import { fullName } from './sql';
 
 /**
  * Names for the records a page of audit entries mentions, so the log reads "Ada Admin" and
@@ -12,7 +13,7 @@ type Kind = 'user' | 'company' | 'category' | 'statement' | 'ticket';
 
 // One SELECT per kind, each given the ids as one JSON array (one parameter however many ids).
 const LOOKUPS: Record<Kind, string> = {
-  user: `SELECT id, first_name || ' ' || surname AS name FROM users WHERE id IN (SELECT value FROM json_each(?1))`,
+  user: `SELECT id, ${fullName()} AS name FROM users WHERE id IN (SELECT value FROM json_each(?1))`,
   company: 'SELECT id, name FROM companies WHERE id IN (SELECT value FROM json_each(?1))',
   category: 'SELECT id, name FROM ticket_categories WHERE id IN (SELECT value FROM json_each(?1))',
   statement: 'SELECT id, period, sequence, ledger FROM statements WHERE id IN (SELECT value FROM json_each(?1))',

@@ -2,6 +2,7 @@ import { SETUP_REQUEST_ID, type AuditQuery } from '../../../shared/schemas/audit
 import type { AuditAction, AuditEntity, AuditEntry } from '../../../shared/types';
 import { nameAuditEntries } from './audit-names';
 import { pageOf, pageWindow, totalOf } from './pagination';
+import { versionMatches } from './versions';
 import { AUDIT_SELECT, rowsOf, toAuditEntry, type AuditRow } from './rows';
 
 /**
@@ -157,7 +158,7 @@ export const auditUpdated = (
     action,
     entity,
     table,
-    where: `r.id = ?5 AND r.version = coalesce(?6, r.version)${guard ? ` AND (${guard})` : ''}`,
+    where: `r.id = ?5 AND ${versionMatches(6)}${guard ? ` AND (${guard})` : ''}`,
     params: [id, version ?? null, ...guardParams],
     entityColumn,
     marks,

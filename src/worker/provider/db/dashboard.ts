@@ -1,6 +1,6 @@
 import { addDays, DAY_MS, utcDay, weekStart } from '../../../shared/dates';
 import type { DashboardSummary } from '../../../shared/types';
-import { bucketsOf, countsOf, openedAndResolved } from './buckets';
+import { bucketsOf, countsOf, openedAndResolved } from './report-buckets';
 import { TICKET_SELECT, rowsOf, toTicket, type TicketRow } from './rows';
 import { OPEN_SQL, OVERDUE_SQL } from './tickets';
 

@@ -6,7 +6,7 @@ import type { CheckedRow, CompanyIndex } from '../imports/check-rows';
 import type { AuditContext } from './audit';
 import { pageOf, pageWindow, totalOf } from './pagination';
 import { rowsOf, written } from './rows';
-import { NOW_SQL } from './sql';
+import { NOW_SQL, fullName } from './sql';
 
 /**
  * Ledger imports (README "Ledger imports"). An import is one D1 batch, so all of its lines are
@@ -134,7 +134,7 @@ interface BatchRow {
   billed_lines: number;
 }
 
-const BATCH_SELECT = `SELECT b.*, u.first_name || ' ' || u.surname AS user_name,
+const BATCH_SELECT = `SELECT b.*, ${fullName('u')} AS user_name,
   (SELECT count(*) FROM invoice_lines l WHERE l.import_batch_id = b.id) AS lines,
   (SELECT count(*) FROM invoice_lines l WHERE l.import_batch_id = b.id AND l.status <> 'draft') AS billed_lines
   FROM import_batches b LEFT JOIN users u ON u.id = b.user_id`;

@@ -73,10 +73,17 @@ export const insertLine = async (db: D1Database, source: InvoiceSource, line: Li
   return written(await findLine(db, written(inserted?.results[0], 'invoice line').id), 'invoice line');
 };
 
-// The rules of docs/architecture.md#billing-lines-and-statements for a line edit, as SQL over the row being updated: a line on an
-// issued or paid statement is frozen, and a line on a statement cannot return to draft.
-const LINE_EDITABLE = `(statement_id IS NULL OR (SELECT status FROM statements WHERE id = invoice_lines.statement_id) = 'open')`;
-const STAYS_BILLABLE = `NOT (?2 IS 'draft' AND statement_id IS NOT NULL)`;
+/**
+ * The rules of docs/architecture.md#billing-lines-and-statements for a line edit: a line on an
+ * issued or paid statement is frozen, and a line on a statement cannot return to draft. Written
+ * once over the line's columns unqualified, so the UPDATE (over invoice_lines) and its audit entry
+ * (over the row as r) say them alike: the entry exists exactly when the edit does.
+ */
+const lineEditRules = (changes: LineChanges) =>
+  [
+    "(statement_id IS NULL OR (SELECT s.status FROM statements s WHERE s.id = statement_id) = 'open')",
+    ...(changes.status === 'draft' ? ['statement_id IS NULL'] : []),
+  ].join(' AND ');
 export const STATEMENT_SUM = '(SELECT coalesce(sum(amount_cents), 0) FROM invoice_lines WHERE statement_id = statements.id)';
 
 /**
@@ -87,10 +94,8 @@ export const STATEMENT_SUM = '(SELECT coalesce(sum(amount_cents), 0) FROM invoic
  */
 const lineEdit = (db: D1Database, id: number, changes: LineChanges, audit: AuditContext, version: number | undefined) => {
   const list = assignments(changes, COLUMNS);
-  // The same rules over the row the audit entry reads (aliased r), so the entry exists exactly
-  // when the edit does. The recomputed amount follows from the quantity and price it records.
-  const editable = `(r.statement_id IS NULL OR (SELECT s.status FROM statements s WHERE s.id = r.statement_id) = 'open')`;
-  const guard = changes.status === 'draft' ? `${editable} AND r.statement_id IS NULL` : editable;
+  // The recomputed amount follows from the quantity and price the audit entry records.
+  const guard = lineEditRules(changes);
   const first = 6;
   const set = [setSql(list, first), 'amount_cents = coalesce(?3, quantity) * coalesce(?4, unit_price_cents)', `updated_at = ${NOW_SQL}`, VERSION_BUMP]
     .filter(Boolean)
@@ -98,7 +103,7 @@ const lineEdit = (db: D1Database, id: number, changes: LineChanges, audit: Audit
   return [
     auditUpdated(db, audit, { ...LINE_AUDIT, id, values: changes, guard, version }),
     db
-      .prepare(`UPDATE invoice_lines SET ${set} WHERE id = ?1 AND ${versionMatches(5)} AND ${LINE_EDITABLE} AND ${STAYS_BILLABLE} RETURNING id`)
+      .prepare(`UPDATE invoice_lines SET ${set} WHERE id = ?1 AND ${versionMatches(5)} AND ${guard} RETURNING id`)
       .bind(id, changes.status ?? null, changes.quantity ?? null, changes.unitPriceCents ?? null, version ?? null, ...valuesOf(list)),
     db
       .prepare(

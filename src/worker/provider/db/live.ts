@@ -1,17 +1,11 @@
 import type { AuditAction, AuditEntity } from '../../../shared/types';
 import type { ChangedEvent } from '../../../shared/live';
-import type { TokenClaims } from '../auth/token';
-import type { Session } from './sessions';
+import { findLiveSession, type Session, type SessionRef } from './sessions';
+import { fullName } from './sql';
 
 /** Whose a socket is: the session check of every signed-in call, with the name presence shows. */
-export const findLivePerson = (db: D1Database, { userId, sessionVersion, tokenId }: TokenClaims) =>
-  db
-    .prepare(
-      `SELECT role, first_name || ' ' || surname AS name FROM users
-       WHERE id = ?1 AND is_active = 1 AND session_version = ?2 AND NOT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ?3)`,
-    )
-    .bind(userId, sessionVersion, tokenId)
-    .first<Session & { name: string }>();
+export const findLivePerson = (db: D1Database, session: SessionRef) =>
+  findLiveSession<Session & { name: string }>(db, `role, ${fullName()} AS name`, session);
 
 // The version a record has now, by the audit entity naming it; deleted records have none.
 const VERSION_SQL = `CASE a.entity
@@ -42,7 +36,7 @@ export const changesOfRequest = async (db: D1Database, actorId: number, requestI
   const { results } = await db
     .prepare(
       `SELECT a.entity, a.entity_id, a.action, a.actor_id, a.at, ${VERSION_SQL} AS version,
-              u.first_name || ' ' || u.surname AS actor_name
+              ${fullName('u')} AS actor_name
        FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id
        WHERE a.actor_id = ?1 AND a.at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-5 minutes') AND a.request_id = ?2
          AND a.entity_id IS NOT NULL

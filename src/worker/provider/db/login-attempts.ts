@@ -1,4 +1,4 @@
-import { tooManyRequests } from '../http/errors';
+import { TooManyAttempts } from '../errors/domain';
 
 /**
  * Sign-in attempts allowed per window, counted before the password is checked:
@@ -50,7 +50,7 @@ const within = (scope: Scope, param: number) =>
 
 /**
  * Counts this attempt in every bucket of the subject in one D1 batch (one transaction), before
- * any password is checked, and throws 429 with Retry-After when a bucket is over its limit. Each
+ * any password is checked, and throws TooManyAttempts (429 with Retry-After) when a bucket is over its limit. Each
  * count is one atomic upsert, so a burst of parallel attempts gets no more tries than serial ones.
  * Windows older than the longest one are pruned in the same batch.
  */
@@ -76,7 +76,7 @@ export const countAttempt = async (db: D1Database, subject: LoginSubject) => {
       retryAfter = Math.max(retryAfter, row.window_start + LOGIN_LIMITS[scope].seconds - now);
     }
   });
-  if (retryAfter > 0) throw tooManyRequests(retryAfter);
+  if (retryAfter > 0) throw new TooManyAttempts(retryAfter);
 };
 
 /**

@@ -2,8 +2,9 @@ import type { NotificationListQuery } from '../../../shared/schemas/notification
 import type { AuditEntity, Notification, NotificationKind } from '../../../shared/types';
 import { pageOf, pageWindow, totalOf } from './pagination';
 import { rowsOf } from './rows';
+import { fullName } from './sql';
 
-const SELECT = `SELECT n.*, u.first_name || ' ' || u.surname AS actor_name FROM notifications n LEFT JOIN users u ON u.id = n.actor_id`;
+const SELECT = `SELECT n.*, ${fullName('u')} AS actor_name FROM notifications n LEFT JOIN users u ON u.id = n.actor_id`;
 
 interface NotificationRow {
   id: number;

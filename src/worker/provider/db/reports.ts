@@ -1,8 +1,9 @@
 import { daysFrom } from '../../../shared/dates';
 import type { TicketReportQuery, TimesheetQuery } from '../../../shared/schemas/reports';
 import type { TicketReport, TimesheetReport } from '../../../shared/types';
-import { bucketsOf, countsOf, openedAndResolved } from './buckets';
+import { bucketsOf, countsOf, openedAndResolved } from './report-buckets';
 import { rowsOf } from './rows';
+import { fullName } from './sql';
 
 interface DayRow {
   user_id: number;
@@ -40,7 +41,7 @@ export const timesheet = async (db: D1Database, query: TimesheetQuery): Promise<
   const names = userIds.length
     ? (
         await db
-          .prepare(`SELECT id, first_name || ' ' || surname AS name FROM users WHERE id IN (${userIds.map((_, i) => `?${i + 1}`).join(', ')})`)
+          .prepare(`SELECT id, ${fullName()} AS name FROM users WHERE id IN (${userIds.map((_, i) => `?${i + 1}`).join(', ')})`)
           .bind(...userIds)
           .all<{ id: number; name: string }>()
       ).results
@@ -74,7 +75,7 @@ const GROUPS = {
   status: { key: 't.status', label: 't.status', join: '' },
   category: { key: 't.category_id', label: "coalesce(k.name, 'No category')", join: 'LEFT JOIN ticket_categories k ON k.id = t.category_id' },
   company: { key: 't.company_id', label: "coalesce(c.name, 'No company')", join: 'LEFT JOIN companies c ON c.id = t.company_id' },
-  assignee: { key: 't.assignee_id', label: "coalesce(u.first_name || ' ' || u.surname, 'Unassigned')", join: 'LEFT JOIN users u ON u.id = t.assignee_id' },
+  assignee: { key: 't.assignee_id', label: `coalesce(${fullName('u')}, 'Unassigned')`, join: 'LEFT JOIN users u ON u.id = t.assignee_id' },
 } as const;
 
 const LONG_RANGE_DAYS = 62;

@@ -18,6 +18,7 @@ import type {
   TimeEntry,
   User,
 } from '../../../shared/types';
+import { fullName } from './sql';
 
 /**
  * Each table's row as SQLite returns it, its joined SELECT (written once here) and its mapping to
@@ -99,7 +100,7 @@ export const toTicketCategory = (row: TicketCategoryRow): TicketCategory => ({
 
 /** A ticket with the names of what it points at. */
 export const TICKET_SELECT = `SELECT t.*, c.name AS company_name, k.name AS category_name,
-    a.first_name || ' ' || a.surname AS assignee_name, r.first_name || ' ' || r.surname AS reporter_name
+    ${fullName('a')} AS assignee_name, ${fullName('r')} AS reporter_name
   FROM tickets t
   LEFT JOIN companies c ON c.id = t.company_id
   LEFT JOIN ticket_categories k ON k.id = t.category_id
@@ -146,7 +147,7 @@ export const toTicket = (row: TicketRow): Ticket => ({
 });
 
 /** The author's full name, for SELECTs that join users as `u`. */
-const AUTHOR_NAME = "u.first_name || ' ' || u.surname AS user_name";
+const AUTHOR_NAME = `${fullName('u')} AS user_name`;
 
 export const COMMENT_SELECT = `SELECT m.*, ${AUTHOR_NAME} FROM ticket_comments m JOIN users u ON u.id = m.user_id`;
 
@@ -350,7 +351,7 @@ export const toPayment = (row: PaymentRow): Payment => ({
 });
 
 /** An audit entry with its actor's name. */
-export const AUDIT_SELECT = `SELECT a.*, u.first_name || ' ' || u.surname AS actor_name FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id`;
+export const AUDIT_SELECT = `SELECT a.*, ${fullName('u')} AS actor_name FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id`;
 
 export interface AuditRow {
   id: number;

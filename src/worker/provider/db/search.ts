@@ -1,14 +1,16 @@
-import { statementNumber } from '../../../shared/schemas/invoices';
+import { SOURCE_NAMES, isInvoiceSource, statementNumber } from '../../../shared/schemas/invoices';
 import type { SearchQuery } from '../../../shared/schemas/search';
 import type { SearchResult } from '../../../shared/types';
 import { searchTerms } from './search-terms';
+import { likeLiteral } from './sql';
+
+const sourceName = (source: string) => (isInvoiceSource(source) ? SOURCE_NAMES[source] : source);
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-const SOURCE_NAMES: Record<string, string> = { autofi: 'AutoFi', '3dtracking': '3D Tracking', 'gifs-sla': 'GIFS SLA', 'gifs-azure': 'GIFS Azure' };
 const STATUS_NAMES: Record<string, string> = { open: 'Open', in_progress: 'In progress', on_hold: 'On hold', resolved: 'Resolved', closed: 'Closed' };
 
 /** A LIKE pattern for values that start with `text`, its wildcards taken literally (ESCAPE '\'). */
-const startsWith = (text: string) => `${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+const startsWith = (text: string) => `${likeLiteral(text)}%`;
 
 /**
  * The statement periods a query names: "2026-09", "2026", "September 2026", "sep" (any year),
@@ -104,7 +106,7 @@ export const search = async (db: D1Database, { q, limit }: SearchQuery): Promise
     read(`SELECT l.id, l.reference, l.source, l.period, c.name AS company_name FROM invoice_lines l LEFT JOIN companies c ON c.id = l.company_id
        WHERE l.reference LIKE ?2 ESCAPE '\\' ORDER BY l.period DESC, l.id DESC LIMIT ?1`,
       [limit, startsWith(whole)],
-      (row) => ({ type: 'invoice_line', id: Number(row.id), title: text(row.reference), subtitle: joined(SOURCE_NAMES[text(row.source)], row.period, row.company_name) }),
+      (row) => ({ type: 'invoice_line', id: Number(row.id), title: text(row.reference), subtitle: joined(sourceName(text(row.source)), row.period, row.company_name) }),
     );
   }
 

@@ -1,5 +1,4 @@
 import type { Role } from '../../../shared/types';
-import type { TokenClaims } from '../auth/token';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -7,25 +6,31 @@ export interface Session {
   role: Role;
 }
 
+/** What a token names of its session: its user, that user's session version, and its own id. */
+export interface SessionRef {
+  userId: number;
+  sessionVersion: number;
+  tokenId: string;
+}
+
 /**
- * The caller's role while the token may still be used: its account exists and is active, is
- * still on the token's session version, and the token was not signed out; null otherwise. One
- * query, the check behind every signed-in call.
+ * The token may still be used: its account exists and is active, is still on the token's session
+ * version, and the token was not signed out. Binds ?1 user id, ?2 session version, ?3 token id.
  */
-export const findSession = (db: D1Database, { userId, sessionVersion, tokenId }: TokenClaims) =>
-  db
-    .prepare(
-      `SELECT role FROM users
-       WHERE id = ?1 AND is_active = 1 AND session_version = ?2 AND NOT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ?3)`,
-    )
-    .bind(userId, sessionVersion, tokenId)
-    .first<Session>();
+const SESSION_LIVE = 'id = ?1 AND is_active = 1 AND session_version = ?2 AND NOT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ?3)';
+
+/** `columns` of the token's user while its session is live (SESSION_LIVE); null otherwise. One query. */
+export const findLiveSession = <T>(db: D1Database, columns: string, { userId, sessionVersion, tokenId }: SessionRef) =>
+  db.prepare(`SELECT ${columns} FROM users WHERE ${SESSION_LIVE}`).bind(userId, sessionVersion, tokenId).first<T>();
+
+/** The caller's role while the token may still be used; null otherwise. The check behind every signed-in call. */
+export const findSession = (db: D1Database, session: SessionRef) => findLiveSession<Session>(db, 'role', session);
 
 /**
  * Ends one token: its id is kept until the token would have expired anyway, and ids past that
  * are deleted in the same batch, so the table holds only tokens that could still be presented.
  */
-export const revokeSession = (db: D1Database, { tokenId, expiresAt }: TokenClaims) =>
+export const revokeSession = (db: D1Database, { tokenId, expiresAt }: { tokenId: string; expiresAt: number }) =>
   db.batch([
     db.prepare('DELETE FROM revoked_tokens WHERE expires_at <= ?1').bind(nowSeconds()),
     db.prepare('INSERT OR IGNORE INTO revoked_tokens (jti, expires_at) VALUES (?1, ?2)').bind(tokenId, expiresAt),

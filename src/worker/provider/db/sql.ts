@@ -3,6 +3,12 @@ import { Conflict } from '../errors/domain';
 /** The ISO 8601 UTC time SQLite writes, matching the columns' defaults. */
 export const NOW_SQL = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
+/** A person's name as every answer shows it, from the users row `alias` (or the only one). */
+export const fullName = (alias?: string) => (alias ? `${alias}.first_name || ' ' || ${alias}.surname` : "first_name || ' ' || surname");
+
+/** `text` with LIKE's wildcards taken literally; the statement says ESCAPE '\'. */
+export const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
 const isUniqueViolation = (error: unknown) => error instanceof Error && /UNIQUE constraint failed/.test(error.message);
 
 /** The field a unique constraint guards and what to say when a value is taken. */

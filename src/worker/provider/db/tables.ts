@@ -36,7 +36,7 @@ export const DERIVED_TABLE_PREFIX = 'tickets_fts';
  */
 export const SYSTEM_TABLES = ['backup_lock', 'backup_runs', 'restore_pending_indexes'] as const;
 
-/** A running backup's copies of the data tables (src/worker/provider/db/backup-run.ts). */
+/** A running backup's copies of the data tables (src/worker/provider/db/backup/run.ts). */
 export const BACKUP_COPY_PREFIX = 'backup_copy_';
 
 /**

@@ -4,6 +4,7 @@ import { auditCreated, jsonColumn, jsonFlag, type AuditContext } from './audit';
 import { mentionedIds } from '../../../shared/mentions';
 import { notifyCommented, notifyMentioned, watchTicket } from './ticket-notices';
 import { COMMENT_SELECT, TIME_ENTRY_SELECT, rowsOf, toComment, toTimeEntry, written, type CommentRow, type TimeEntryRow } from './rows';
+import { fullName } from './sql';
 
 export const listComments = async (db: D1Database, ticketId: number) =>
   (
@@ -33,7 +34,7 @@ export const insertComment = async (db: D1Database, ticketId: number, author: Au
     db
       .prepare(
         `INSERT INTO ticket_comments (ticket_id, user_id, body) VALUES (?1, ?2, ?3)
-         RETURNING *, (SELECT first_name || ' ' || surname FROM users WHERE id = ?2) AS user_name`,
+         RETURNING *, (SELECT ${fullName()} FROM users WHERE id = ?2) AS user_name`,
       )
       .bind(ticketId, author.actorId, body),
     auditCreated(db, author, AUDIT_COMMENT),
@@ -64,7 +65,7 @@ export const insertTimeEntry = async (db: D1Database, ticketId: number, author: 
         `INSERT INTO time_entries (ticket_id, user_id, work_date, minutes, note, billable)
          SELECT ?1, ?2, ?3, ?4, ?5, ?6
          WHERE (SELECT coalesce(sum(minutes), 0) FROM time_entries WHERE user_id = ?2 AND work_date = ?3) + ?4 <= ?7
-         RETURNING *, (SELECT first_name || ' ' || surname FROM users WHERE id = ?2) AS user_name`,
+         RETURNING *, (SELECT ${fullName()} FROM users WHERE id = ?2) AS user_name`,
       )
       .bind(ticketId, author.actorId, entry.workDate, entry.minutes, entry.note ?? '', entry.billable === false ? 0 : 1, MINUTES_PER_DAY),
     auditCreated(db, author, AUDIT_TIME),

@@ -1,6 +1,6 @@
 import type { Role } from '../../../shared/types';
-import type { UserListQuery } from '../../../shared/schemas/users';
-import { Conflict } from '../errors/domain';
+import { DEFAULT_ROLE, type UserListQuery } from '../../../shared/schemas/users';
+import { Conflict, Invalid } from '../errors/domain';
 import { containsPattern, pageOf, pageWindow, totalOf } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, jsonFlag, type AuditContext, type AuditFields } from './audit';
 import { USER_COLUMNS, rowsOf, toUser, written, type UserRow } from './rows';
@@ -69,7 +69,7 @@ export const insertUser = async (db: D1Database, user: NewUser, audit: AuditCont
         .prepare(
           `INSERT INTO users (first_name, surname, email, password_hash, is_active, role) VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING ${USER_COLUMNS}`,
         )
-        .bind(user.firstName, user.surname, user.email, user.passwordHash, user.isActive === false ? 0 : 1, user.role ?? 'staff'),
+        .bind(user.firstName, user.surname, user.email, user.passwordHash, user.isActive === false ? 0 : 1, user.role ?? DEFAULT_ROLE),
       auditCreated(db, audit, { entity: 'user', table: 'users', fields: USER_AUDIT_FIELDS }),
     ]),
     EMAIL_TAKEN,
@@ -93,6 +93,17 @@ const KEEPS_AN_ADMIN = "NOT (role = 'admin' AND is_active = 1) OR (SELECT count(
 export const LAST_ADMIN = 'The last active admin cannot be deactivated or given another role';
 
 const removesAdmin = (changes: UserChanges) => changes.isActive === false || (changes.role !== undefined && changes.role !== 'admin');
+
+/**
+ * An admin's edit of a user: nobody deactivates their own account, and an edit that only resets
+ * the password reads as a password entry in the user's history.
+ */
+export const editUser = (db: D1Database, id: number, changes: UserChanges, audit: AuditContext, version?: number) => {
+  if (id === audit.actorId && changes.isActive === false) throw new Invalid('You cannot deactivate your own account');
+  const { passwordHash, ...rest } = changes;
+  const action = passwordHash !== undefined && Object.values(rest).every((value) => value === undefined) ? 'password' : 'update';
+  return updateUser(db, id, changes, audit, { action, version });
+};
 
 /**
  * Applies only the given fields and records them in the audit log, in one batch. Deactivation,

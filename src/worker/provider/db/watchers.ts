@@ -1,10 +1,11 @@
 import type { TicketWatchers } from '../../../shared/types';
+import { fullName } from './sql';
 
 /** Who watches a ticket (active people only, by name), and whether the asker does. */
 export const listWatchers = async (db: D1Database, ticketId: number, userId: number): Promise<TicketWatchers> => {
   const { results } = await db
     .prepare(
-      `SELECT u.id AS userId, u.first_name || ' ' || u.surname AS name FROM ticket_watchers w JOIN users u ON u.id = w.user_id
+      `SELECT u.id AS userId, ${fullName('u')} AS name FROM ticket_watchers w JOIN users u ON u.id = w.user_id
        WHERE w.ticket_id = ?1 AND u.is_active = 1 ORDER BY u.first_name, u.surname, u.id`,
     )
     .bind(ticketId)

@@ -47,3 +47,10 @@ export class StaleVersion<T extends Versioned = Versioned> extends DomainError {
     this.name = 'StaleVersion';
   }
 }
+
+/** Too many sign-in attempts for now; `retryAfterSeconds` says when the limiter lets the next one through. */
+export class TooManyAttempts extends DomainError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('Too many failed sign-in attempts. Try again later.');
+  }
+}

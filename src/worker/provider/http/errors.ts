@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ValidationError } from 'yup';
 import type { ErrorBody, ProblemBody } from '../../../shared/types';
-import { Conflict, Invalid, NotAllowed, NotFound, StaleVersion } from '../errors/domain';
+import { Conflict, Invalid, NotAllowed, NotFound, StaleVersion, TooManyAttempts } from '../errors/domain';
 
 /** An error that already knows its HTTP answer; anything else thrown is a 500. */
 export class HttpError extends Error {
@@ -19,10 +19,6 @@ export const badRequest = (message: string, errors?: Record<string, string[]>) =
   new HttpError(400, errors ? { message, errors } : { message });
 export const unauthorized = (message = 'Authentication required') => new HttpError(401, { message });
 export const forbidden = (message: string) => new HttpError(403, { message });
-export const tooManyRequests = (retryAfterSeconds: number) =>
-  new HttpError(429, { message: 'Too many failed sign-in attempts. Try again later.' }, {
-    'Retry-After': String(retryAfterSeconds),
-  });
 
 const fieldErrors = (error: ValidationError): Record<string, string[]> => {
   const errors: Record<string, string[]> = {};
@@ -55,6 +51,7 @@ const httpErrorOf = (error: Error) => {
   }
   if (error instanceof NotFound) return new HttpError(404, { message: error.message });
   if (error instanceof NotAllowed) return forbidden(error.message);
+  if (error instanceof TooManyAttempts) return new HttpError(429, { message: error.message }, { 'Retry-After': String(error.retryAfterSeconds) });
   return error;
 };
 

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { loginSchema } from '../../../shared/schemas/auth';
 import type { LoginResponse } from '../../../shared/types';
 import { DUMMY_HASH, verifyPassword } from '../auth/password';
-import { countAttempt, recordSuccess } from '../auth/rate-limit';
+import { countAttempt, recordSuccess } from '../db/login-attempts';
 import { issueToken } from '../auth/token';
 import { auditEvent } from '../db/audit';
 import { revokeSession } from '../db/sessions';

@@ -26,7 +26,7 @@ import { NotFound } from '../errors/domain';
 import { auditContext } from '../http/audit-context';
 import { badRequest } from '../http/errors';
 import { requireAuth, requireRole, type ProviderEnv } from '../http/auth';
-import { issuerOf } from '../http/issuer';
+import { issuerOf } from '../issuer';
 import { foundOr404, readId } from '../http/params';
 import { jsonBody, queryOf } from '../http/validate';
 import { readIfMatch, versioned } from '../http/versions';

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { backupDownloadQuerySchema } from '../../../shared/schemas/settings';
-import { writeBackup } from '../db/backup';
-import { BACKUP_PREFIX } from '../db/backup-format';
-import { listBackups } from '../db/backup-list';
+import { writeBackup } from '../db/backup/write';
+import { BACKUP_PREFIX } from '../db/backup/format';
+import { listBackups } from '../db/backup/list';
 import { NotFound } from '../errors/domain';
 import { auditContext } from '../http/audit-context';
 import { requireAuth, requireRole, type ProviderEnv } from '../http/auth';

@@ -3,10 +3,9 @@ import { changePasswordSchema, createUserSchema, profileSchema, updateUserSchema
 import type { ChangePasswordResponse } from '../../../shared/types';
 import { hashPassword } from '../auth/password';
 import { issueToken } from '../auth/token';
-import { findUser, insertUser, listUsers, updateUser } from '../db/users';
+import { editUser, findUser, insertUser, listUsers, updateUser } from '../db/users';
 import { auditContext } from '../http/audit-context';
 import { assertSelf, requireAuth, requireRole, type ProviderEnv } from '../http/auth';
-import { badRequest } from '../http/errors';
 import { foundOr404, readId } from '../http/params';
 import { assertNewPassword } from '../http/password-policy';
 import { jsonBody, queryOf } from '../http/validate';
@@ -25,17 +24,12 @@ export const userRoutes = new Hono<ProviderEnv>()
   .patch('/', requireRole('manageUsers'), jsonBody(updateUserSchema), async (c) => {
     const version = readIfMatch(c);
     const { id, password, ...changes } = c.req.valid('json');
-    if (id === c.get('userId') && changes.isActive === false) {
-      throw badRequest('You cannot deactivate your own account');
-    }
     if (password !== undefined) {
       // An admin's reset meets the same rules as a person's own change.
       await assertNewPassword(password, changes.email ?? foundOr404(await findUser(c.env.DB, id), NOUN).email, 'password');
     }
     const passwordHash = password === undefined ? undefined : await hashPassword(password);
-    // A PATCH that only resets the password reads as a password entry in the user's history.
-    const action = passwordHash !== undefined && Object.values(changes).every((value) => value === undefined) ? 'password' : 'update';
-    const updated = await updateUser(c.env.DB, id, { ...changes, passwordHash }, auditContext(c), { action, version });
+    const updated = await editUser(c.env.DB, id, { ...changes, passwordHash }, auditContext(c), version);
     return versioned(c, foundOr404(updated, NOUN).user);
   })
   .patch('/profile', jsonBody(profileSchema), async (c) => {

@@ -1,4 +1,4 @@
-import { BACKUP_KEY_PATTERN } from '../../../shared/schemas/settings';
+import { BACKUP_KEY_PATTERN } from '../../../../shared/schemas/settings';
 
 /**
  * The backup file of docs/operations.md#backups, gzip-compressed NDJSON, one JSON value per line, each line

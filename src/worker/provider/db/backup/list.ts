@@ -1,5 +1,6 @@
-import type { BackupList, BackupMadeBy } from '../../../shared/types';
-import { BACKUP_PREFIX, createdAtOfKey, parseMakerTag, type BackupMaker } from './backup-format';
+import type { BackupList, BackupMadeBy } from '../../../../shared/types';
+import { BACKUP_PREFIX, createdAtOfKey, parseMakerTag, type BackupMaker } from './format';
+import { fullName } from '../sql';
 
 export interface StoredBackup {
   key: string;
@@ -9,7 +10,7 @@ export interface StoredBackup {
   maker: BackupMaker | null;
 }
 
-const rowsOf = (value: string | undefined) => (value && /^\d{1,15}$/.test(value) ? Number(value) : null);
+const rowCountOf = (value: string | undefined) => (value && /^\d{1,15}$/.test(value) ? Number(value) : null);
 
 /** Every backup in the bucket, newest first, its time read from its key. */
 export const storedBackups = async (bucket: R2Bucket): Promise<StoredBackup[]> => {
@@ -22,7 +23,7 @@ export const storedBackups = async (bucket: R2Bucket): Promise<StoredBackup[]> =
       const createdAt = createdAtOfKey(object.key);
       if (!createdAt) continue;
       const metadata = object.customMetadata ?? {};
-      backups.push({ key: object.key, createdAt, bytes: object.size, rows: rowsOf(metadata.rows), maker: parseMakerTag(metadata.madeBy) });
+      backups.push({ key: object.key, createdAt, bytes: object.size, rows: rowCountOf(metadata.rows), maker: parseMakerTag(metadata.madeBy) });
     }
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);
@@ -32,7 +33,7 @@ export const storedBackups = async (bucket: R2Bucket): Promise<StoredBackup[]> =
 const userNames = async (db: D1Database, ids: number[]) => {
   if (!ids.length) return new Map<number, string>();
   const { results } = await db
-    .prepare("SELECT id, first_name || ' ' || surname AS name FROM users WHERE id IN (SELECT value FROM json_each(?1))")
+    .prepare(`SELECT id, ${fullName()} AS name FROM users WHERE id IN (SELECT value FROM json_each(?1))`)
     .bind(JSON.stringify(ids))
     .all<{ id: number; name: string }>();
   return new Map(results.map(({ id, name }) => [id, name]));

@@ -1,4 +1,4 @@
-import type { Row } from './backup-format';
+import type { Row } from './format';
 
 /**
  * The database a restore writes to. The restore speaks to it only in literal SQL (no bound

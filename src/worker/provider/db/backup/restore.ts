@@ -7,11 +7,11 @@ import {
   type Sha256,
   type Sha256Factory,
   type TableSummary,
-} from './backup-format';
-import { gunzipStream } from './backup-gzip';
-import { insertStatements } from './bulk';
+} from './format';
+import { gunzipStream } from './gzip';
+import { insertStatements } from '../bulk';
 import type { RestoreTarget } from './restore-target';
-import { DATA_TABLES, SCHEMA_VERSION_SQL, type DataTable } from './tables';
+import { DATA_TABLES, SCHEMA_VERSION_SQL, type DataTable } from '../tables';
 
 /** A backup that cannot be restored; the message says why, for the person running the restore. */
 export class RestoreError extends Error {}

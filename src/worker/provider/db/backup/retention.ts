@@ -1,4 +1,4 @@
-import { storedBackups } from './backup-list';
+import { storedBackups } from './list';
 
 export interface RetentionPolicy {
   keepDaily: number;

@@ -1,7 +1,7 @@
-import type { AuditContext } from './audit';
-import type { BackupMaker, Manifest } from './backup-format';
+import type { AuditContext } from '../audit';
+import type { BackupMaker, Manifest } from './format';
 import type { Sha256State } from './sha256';
-import { BACKUP_COPY_PREFIX, BACKUP_MODE, DATA_TABLES, type DataTable } from './tables';
+import { BACKUP_COPY_PREFIX, BACKUP_MODE, DATA_TABLES, type DataTable } from '../tables';
 
 /**
  * Where a backup has got to, kept in `backup_runs` (migration 0012) between invocations: the

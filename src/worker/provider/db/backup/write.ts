@@ -1,12 +1,12 @@
-import type { BackupResult } from '../../../shared/types';
-import { pruneExpiredWindows } from '../auth/rate-limit';
-import { NO_ACTOR, auditEvent, type AuditContext } from './audit';
-import { BACKUP_FORMAT, backupKey, makerTag, type BackupHeader, type BackupMaker, type Row } from './backup-format';
-import { gzipMember } from './backup-gzip';
-import { partUploader, tailKey } from './backup-parts';
-import { MAX_ATTEMPTS, claimRun, copyTable, dropCopies, endRun, newRunId, saveRun, startStatements, stuckRuns, type RunState } from './backup-run';
+import type { BackupResult } from '../../../../shared/types';
+import { pruneExpiredWindows } from '../login-attempts';
+import { NO_ACTOR, auditEvent, type AuditContext } from '../audit';
+import { BACKUP_FORMAT, backupKey, makerTag, type BackupHeader, type BackupMaker, type Row } from './format';
+import { gzipMember } from './gzip';
+import { partUploader, tailKey } from './parts';
+import { MAX_ATTEMPTS, claimRun, copyTable, dropCopies, endRun, newRunId, saveRun, startStatements, stuckRuns, type RunState } from './run';
 import { ResumableSha256, emptySha256State } from './sha256';
-import { BACKUP_MODE, DATA_TABLES, SCHEMA_VERSION_SQL, type DataTable } from './tables';
+import { BACKUP_MODE, DATA_TABLES, SCHEMA_VERSION_SQL, type DataTable } from '../tables';
 
 /** Rows read per page; the backup's memory grows with this, not with the data. */
 export const BACKUP_PAGE_ROWS = 5000;
@@ -115,7 +115,7 @@ export const stepBackup = async (db: D1Database, bucket: R2Bucket, runId: string
     const tail = state.tailBytes ? new Uint8Array(await ((await bucket.get(tailKey(runId))) as R2ObjectBody).arrayBuffer()) : new Uint8Array(0);
     const parts = partUploader(upload, state.partBytes, state.parts, tail);
     const encoder = new TextEncoder();
-    // Each page is a gzip member of its own (backup-gzip.ts), so nothing is left half-compressed when a step ends.
+    // Each page is a gzip member of its own (gzip.ts), so nothing is left half-compressed when a step ends.
     const write = async (bytes: Uint8Array) => parts.add(await gzipMember(bytes));
 
     const produce = async () => {
@@ -198,7 +198,7 @@ export const abandonStuckRuns = async (db: D1Database, bucket: R2Bucket) => {
 
 /**
  * A whole backup in this invocation, step after step: the Backup Database button. The schedule
- * takes one step per invocation instead (src/worker/scheduled.ts).
+ * takes one step per invocation instead (src/worker/provider/scheduled.ts).
  */
 export const writeBackup = async (db: D1Database, bucket: R2Bucket, options: BackupOptions, budget: StepBudget = STEP_BUDGET): Promise<BackupResult> => {
   const { runId, queries } = await startBackup(db, bucket, options);
