@@ -1,9 +1,9 @@
 import { SETUP_REQUEST_ID, type AuditQuery } from '../../../shared/schemas/audit';
 import type { AuditAction, AuditEntity, AuditEntry } from '../../../shared/types';
 import { nameAuditEntries } from './audit-names';
-import { pageOf, pageWindow, totalOf } from './pagination';
+import { listSql, readPage, type ListSpec } from './pagination';
 import { versionMatches } from './versions';
-import { AUDIT_SELECT, rowsOf, toAuditEntry, type AuditRow } from './rows';
+import { AUDIT_SELECT, toAuditEntry, type AuditRow } from './rows';
 
 /**
  * The audit log (docs/architecture.md#roles-and-the-audit-log). Every function here returns one prepared INSERT for the caller
@@ -227,22 +227,15 @@ const whereOf = (clauses: string[]) => (clauses.length ? `WHERE ${clauses.join('
  * indexes end in `at` and SQLite keeps the rowid in every index, so a record's history, one
  * person's entries and the whole log each read an index in order (test/worker/query-plans.test.ts).
  */
-export const auditListSql = (query: AuditQuery) => {
-  const { limit, offset } = pageWindow(query);
+const auditList = (query: AuditQuery): ListSpec => {
   const { clauses, params } = filters(query);
-  const where = whereOf(clauses);
-  return {
-    page: `${AUDIT_SELECT} ${where} ORDER BY a.at DESC, a.id DESC LIMIT ${limit} OFFSET ${offset}`,
-    total: `SELECT count(*) AS total FROM audit_log a ${where}`,
-    params,
-  };
+  return { select: AUDIT_SELECT, counted: 'audit_log a', where: whereOf(clauses), orderBy: 'a.at DESC, a.id DESC', params };
 };
 
-export const listAudit = async (db: D1Database, query: AuditQuery) => {
-  const sql = auditListSql(query);
-  const [rows, count] = await db.batch([db.prepare(sql.page).bind(...sql.params), db.prepare(sql.total).bind(...sql.params)]);
-  return pageOf(await nameAuditEntries(db, rowsOf<AuditRow>(rows).map(toAuditEntry)), totalOf(count), query);
-};
+export const auditListSql = (query: AuditQuery) => listSql(auditList(query), query);
+
+export const listAudit = async (db: D1Database, query: AuditQuery) =>
+  (await readPage(db, auditList(query), query, (rows: AuditRow[]) => nameAuditEntries(db, rows.map(toAuditEntry)))).page;
 
 const EXPORT_CHUNK = 1000;
 

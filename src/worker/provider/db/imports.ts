@@ -4,7 +4,7 @@ import type { ImportBatch, ImportReport, ImportResult } from '../../../shared/ty
 import { Conflict } from '../errors/domain';
 import type { CheckedRow, CompanyIndex } from '../imports/check-rows';
 import type { AuditContext } from './audit';
-import { pageOf, pageWindow, totalOf } from './pagination';
+import { readPage } from './pagination';
 import { rowsOf, written } from './rows';
 import { NOW_SQL, fullName } from './sql';
 
@@ -155,12 +155,8 @@ const toBatch = (row: BatchRow): ImportBatch => ({
 });
 
 export const listImports = async (db: D1Database, query: ImportListQuery) => {
-  const { limit, offset } = pageWindow(query);
-  const [rows, count] = await db.batch([
-    db.prepare(`${BATCH_SELECT} WHERE b.source = ?1 ORDER BY b.id DESC LIMIT ${limit} OFFSET ${offset}`).bind(query.source),
-    db.prepare('SELECT count(*) AS total FROM import_batches WHERE source = ?1').bind(query.source),
-  ]);
-  return pageOf(rowsOf<BatchRow>(rows).map(toBatch), totalOf(count), query);
+  const list = { select: BATCH_SELECT, counted: 'import_batches b', where: 'WHERE b.source = ?1', orderBy: 'b.id DESC', params: [query.source] };
+  return (await readPage(db, list, query, (rows: BatchRow[]) => rows.map(toBatch))).page;
 };
 
 /** The undo's condition: not undone yet, and every line of the batch still a draft. */

@@ -2,8 +2,8 @@ import type { AuditEntity, Versioned } from '../../../shared/types';
 import type { ListQuery } from '../../../shared/schemas/list';
 import { nameKey } from '../../../shared/schemas/text';
 import { Conflict } from '../errors/domain';
-import { containsPattern, pageOf, pageWindow, totalOf } from './pagination';
-import { rowsOf, toCompany, toTicketCategory, written } from './rows';
+import { containsPattern, readPage } from './pagination';
+import { toCompany, toTicketCategory, written } from './rows';
 import { auditCreated, auditDeleted, auditUpdated, jsonColumn, jsonFlag, type AuditContext, type AuditFields } from './audit';
 import { NOW_SQL, assignments, insertSql, setSql, uniqueOrConflict, valuesOf, type UniqueField } from './sql';
 import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
@@ -46,14 +46,14 @@ const lookupStore = <R, T extends Versioned>(spec: LookupSpec<R, T>) => {
   };
   return {
     list: async (db: D1Database, query: ListQuery) => {
-      const { limit, offset } = pageWindow(query);
-      const where = query.q ? "WHERE name LIKE ?1 ESCAPE '\\'" : '';
-      const params = query.q ? [containsPattern(query.q)] : [];
-      const [rows, count] = await db.batch([
-        db.prepare(`SELECT * FROM ${spec.table} ${where} ORDER BY name COLLATE NOCASE, id LIMIT ${limit} OFFSET ${offset}`).bind(...params),
-        db.prepare(`SELECT count(*) AS total FROM ${spec.table} ${where}`).bind(...params),
-      ]);
-      return pageOf(rowsOf<R>(rows).map(spec.toApi), totalOf(count), query);
+      const list = {
+        select: `SELECT * FROM ${spec.table}`,
+        counted: spec.table,
+        where: query.q ? "WHERE name LIKE ?1 ESCAPE '\\'" : '',
+        orderBy: 'name COLLATE NOCASE, id',
+        params: query.q ? [containsPattern(query.q)] : [],
+      };
+      return (await readPage(db, list, query, (rows: R[]) => rows.map(spec.toApi))).page;
     },
 
     get,

@@ -1,7 +1,6 @@
 import type { NotificationListQuery } from '../../../shared/schemas/notifications';
 import type { AuditEntity, Notification, NotificationKind } from '../../../shared/types';
-import { pageOf, pageWindow, totalOf } from './pagination';
-import { rowsOf } from './rows';
+import { readPage, totalOf } from './pagination';
 import { fullName } from './sql';
 
 const SELECT = `SELECT n.*, ${fullName('u')} AS actor_name FROM notifications n LEFT JOIN users u ON u.id = n.actor_id`;
@@ -41,14 +40,9 @@ export const notificationsOfRequest = async (db: D1Database, actorId: number, re
 
 /** One page of the person's notifications, newest first, with their unread count. */
 export const listNotifications = async (db: D1Database, userId: number, query: NotificationListQuery) => {
-  const { limit, offset } = pageWindow(query);
-  const where = `WHERE n.user_id = ?1${query.unread ? ' AND n.read_at IS NULL' : ''}`;
-  const [rows, count, unread] = await db.batch([
-    db.prepare(`${SELECT} ${where} ORDER BY n.id DESC LIMIT ${limit} OFFSET ${offset}`).bind(userId),
-    db.prepare(`SELECT count(*) AS total FROM notifications n ${where}`).bind(userId),
-    db.prepare(UNREAD_SQL).bind(userId),
-  ]);
-  return { ...pageOf(rowsOf<NotificationRow>(rows).map(toNotification), totalOf(count), query), unread: totalOf(unread) };
+  const list = { select: SELECT, counted: 'notifications n', where: `WHERE n.user_id = ?1${query.unread ? ' AND n.read_at IS NULL' : ''}`, orderBy: 'n.id DESC', params: [userId] };
+  const { page, also } = await readPage(db, list, query, (rows: NotificationRow[]) => rows.map(toNotification), db.prepare(UNREAD_SQL).bind(userId));
+  return { ...page, unread: totalOf(also[0]) };
 };
 
 /**

@@ -7,7 +7,7 @@ import {
 import type { StatementListQuery } from '../../../shared/schemas/payments';
 import type { StatementDetail, StatementIssuer } from '../../../shared/types';
 import { Conflict, Invalid } from '../errors/domain';
-import { pageOf, pageWindow, totalOf } from './pagination';
+import { readPage } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, type AuditContext } from './audit';
 import { STATEMENT_SUM } from './invoices';
 import { OVERDUE_SQL, PAYMENT_SELECT, balancePayment } from './payments';
@@ -38,19 +38,15 @@ const clockOf = (issuer: StatementIssuer) => ({ paymentTermsDays: issuer.payment
 
 /** The statements, newest month first; `overdue` keeps those issued and past their due date (UTC). */
 export const listStatements = async (db: D1Database, query: StatementListQuery, issuer: StatementIssuer) => {
-  const { limit, offset } = pageWindow(query);
-  const where = query.overdue ? `WHERE s.ledger = 'gifs' AND ${OVERDUE_SQL}` : "WHERE s.ledger = 'gifs'";
-  const params = query.overdue ? [issuer.paymentTermsDays] : [];
-  const [rows, count] = await db.batch([
-    db.prepare(`${STATEMENT_SELECT} ${where} ORDER BY s.period DESC, s.sequence DESC LIMIT ${limit} OFFSET ${offset}`).bind(...params),
-    db.prepare(`SELECT count(*) AS total FROM statements s ${where}`).bind(...params),
-  ]);
+  const list = {
+    select: STATEMENT_SELECT,
+    counted: 'statements s',
+    where: query.overdue ? `WHERE s.ledger = 'gifs' AND ${OVERDUE_SQL}` : "WHERE s.ledger = 'gifs'",
+    orderBy: 's.period DESC, s.sequence DESC',
+    params: query.overdue ? [issuer.paymentTermsDays] : [],
+  };
   const clock = clockOf(issuer);
-  return pageOf(
-    rowsOf<StatementRow>(rows).map((row) => toStatement(row, clock)),
-    totalOf(count),
-    query,
-  );
+  return (await readPage(db, list, query, (rows: StatementRow[]) => rows.map((row) => toStatement(row, clock)))).page;
 };
 
 export const findStatement = async (db: D1Database, id: number, issuer: StatementIssuer): Promise<StatementDetail | null> => {

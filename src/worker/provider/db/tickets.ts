@@ -1,9 +1,9 @@
 import { utcDay } from '../../../shared/dates';
 import type { TicketChanges, TicketListQuery, TicketPayload, TicketSort } from '../../../shared/schemas/tickets';
-import { pageOf, pageWindow, totalOf } from './pagination';
+import { listSql, readPage, type ListSpec } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, type AuditContext, type AuditFields } from './audit';
 import { assertReferencesExist } from './references';
-import { TICKET_SELECT, rowsOf, toTicket, written, type TicketRow } from './rows';
+import { TICKET_SELECT, toTicket, written, type TicketRow } from './rows';
 import { searchTerms } from './search-terms';
 import { notifyAssigned, notifyMentioned, notifyStatus, watchTicket } from './ticket-notices';
 import { mentionedIds } from '../../../shared/mentions';
@@ -71,24 +71,18 @@ const filters = (query: TicketListQuery, userId: number) => {
 };
 
 /** The SQL of one page of the ticket list and of its total, with their parameters. */
-export const ticketListSql = (query: TicketListQuery, userId: number) => {
-  const { limit, offset } = pageWindow(query);
-  const { where, params } = filters(query, userId);
+const ticketList = (query: TicketListQuery, userId: number): ListSpec => {
   const sort = (query.sort ?? '-createdAt') as string;
   const direction = sort.startsWith('-') ? 'DESC' : 'ASC';
   const orderBy = `${SORT_SQL[sort.replace(/^-/, '') as TicketSort]} ${direction}, t.id ${direction}`;
-  return {
-    page: `${TICKET_SELECT} ${where} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`,
-    total: `SELECT count(*) AS total FROM tickets t ${where}`,
-    params,
-  };
+  return { select: TICKET_SELECT, counted: 'tickets t', orderBy, ...filters(query, userId) };
 };
+
+export const ticketListSql = (query: TicketListQuery, userId: number) => listSql(ticketList(query, userId), query);
 
 /** One page of tickets; `userId`, the person asking, is whom `mine` means. */
 export const listTickets = async (db: D1Database, query: TicketListQuery, userId: number) => {
-  const sql = ticketListSql(query, userId);
-  const [rows, count] = await db.batch([db.prepare(sql.page).bind(...sql.params), db.prepare(sql.total).bind(...sql.params)]);
-  return pageOf(rowsOf<TicketRow>(rows).map(toTicket), totalOf(count), query);
+  return (await readPage(db, ticketList(query, userId), query, (rows: TicketRow[]) => rows.map(toTicket))).page;
 };
 
 export const findTicket = async (db: D1Database, id: number) => {

@@ -1,9 +1,9 @@
 import type { Role } from '../../../shared/types';
 import { DEFAULT_ROLE, type UserListQuery } from '../../../shared/schemas/users';
 import { Conflict, Invalid } from '../errors/domain';
-import { containsPattern, pageOf, pageWindow, totalOf } from './pagination';
+import { containsPattern, readPage } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, jsonFlag, type AuditContext, type AuditFields } from './audit';
-import { USER_COLUMNS, rowsOf, toUser, written, type UserRow } from './rows';
+import { USER_COLUMNS, toUser, written, type UserRow } from './rows';
 import { NOW_SQL, uniqueOrConflict, type UniqueField } from './sql';
 import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
 
@@ -32,15 +32,8 @@ const userFilters = ({ q, status }: UserListQuery) => {
 };
 
 export const listUsers = async (db: D1Database, query: UserListQuery) => {
-  const { limit, offset } = pageWindow(query);
-  const { where, params } = userFilters(query);
-  const [rows, count] = await db.batch([
-    db
-      .prepare(`SELECT ${USER_COLUMNS} FROM users ${where} ORDER BY surname COLLATE NOCASE, first_name COLLATE NOCASE, id LIMIT ${limit} OFFSET ${offset}`)
-      .bind(...params),
-    db.prepare(`SELECT count(*) AS total FROM users ${where}`).bind(...params),
-  ]);
-  return pageOf(rowsOf<UserRow>(rows).map(toUser), totalOf(count), query);
+  const list = { select: `SELECT ${USER_COLUMNS} FROM users`, counted: 'users', orderBy: 'surname COLLATE NOCASE, first_name COLLATE NOCASE, id', ...userFilters(query) };
+  return (await readPage(db, list, query, (rows: UserRow[]) => rows.map(toUser))).page;
 };
 
 /** What a user's audit entries record; never the password hash. */
