@@ -19,6 +19,7 @@ import {
   type Route,
 } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, inject, vi } from 'vitest';
+import type { AppPath } from '../../src/client/app/routes';
 import type { LoginResponse, Role, User } from '../../src/shared/types';
 
 // The flags this machine needs: no sandbox as root, and no background calls to a closed network.
@@ -557,3 +558,26 @@ export const dayInPage = (page: Page, day: string) =>
 
 /** A range of days as the reports' descriptions write it: "23 Nov 2026 to 29 Nov 2026". */
 export const dayRangeInPage = async (page: Page, from: string, to: string) => `${await dayInPage(page, from)} to ${await dayInPage(page, to)}`;
+
+/**
+ * Every signed-in page: the address a person opens it at and the h1 it starts with. Keyed by the
+ * route table's own addresses, so a page added to the app and not here fails the typecheck.
+ */
+const SIGNED_IN: Record<Exclude<AppPath, '/login'>, { path: string; heading: string }> = {
+  '/dashboard': { path: '/dashboard/', heading: 'Dashboard' },
+  '/users': { path: '/users/', heading: 'Users' },
+  '/tickets': { path: '/tickets/', heading: 'Tickets' },
+  '/lookups/ticket-categories': { path: '/lookups/ticket-categories/', heading: 'Ticket categories' },
+  '/lookups/companies': { path: '/lookups/companies/', heading: 'Companies' },
+  '/invoices/autofi': { path: '/invoices/autofi/', heading: 'Autofi' },
+  '/invoices/3dtracking': { path: '/invoices/3dtracking/', heading: '3D Tracking' },
+  '/invoices/gifs': { path: '/invoices/gifs', heading: 'GIFS' },
+  '/invoices/gifs/statement': { path: '/invoices/gifs/statement', heading: 'GIFS statements' },
+  '/invoices/gifs/sla': { path: '/invoices/gifs/sla', heading: 'GIFS SLA' },
+  '/invoices/gifs/azure': { path: '/invoices/gifs/azure', heading: 'GIFS Azure' },
+  '/reports/timesheet': { path: '/reports/timesheet/', heading: 'Timesheet' },
+  '/reports/ticket-report': { path: '/reports/ticket-report/', heading: 'Ticket report' },
+  '/audit': { path: '/audit/', heading: 'Audit log' },
+};
+
+export const SIGNED_IN_PAGES = Object.values(SIGNED_IN);

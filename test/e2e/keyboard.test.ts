@@ -9,6 +9,7 @@ import {
   DESKTOP,
   PHONE,
   POLL,
+  SIGNED_IN_PAGES,
   admin,
   adminApi,
   browserForFile,
@@ -20,22 +21,6 @@ import {
 
 const chrome = browserForFile();
 
-/** Every signed-in route of docs/architecture.md#pages-and-navigation with its h1. */
-const ROUTES = [
-  { path: '/dashboard/', heading: 'Dashboard' },
-  { path: '/users/', heading: 'Users' },
-  { path: '/tickets/', heading: 'Tickets' },
-  { path: '/lookups/ticket-categories/', heading: 'Ticket categories' },
-  { path: '/lookups/companies/', heading: 'Companies' },
-  { path: '/invoices/autofi/', heading: 'Autofi' },
-  { path: '/invoices/3dtracking/', heading: '3D Tracking' },
-  { path: '/invoices/gifs', heading: 'GIFS' },
-  { path: '/invoices/gifs/statement', heading: 'GIFS statements' },
-  { path: '/invoices/gifs/sla', heading: 'GIFS SLA' },
-  { path: '/invoices/gifs/azure', heading: 'GIFS Azure' },
-  { path: '/reports/timesheet/', heading: 'Timesheet' },
-  { path: '/reports/ticket-report/', heading: 'Ticket report' },
-];
 
 const h1 = (page: Page, name: string) => page.getByRole('heading', { name, level: 1, exact: true });
 const isFocused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
@@ -67,7 +52,7 @@ const signedIn = () => chrome.open(DESKTOP, { as: admin() });
 describe('skip link', () => {
   it('is the first Tab stop of every signed-in page and moves focus to the main content', async () => {
     const page = await signedIn();
-    for (const { path, heading } of ROUTES) {
+    for (const { path, heading } of SIGNED_IN_PAGES) {
       await page.goto(path);
       await h1(page, heading).waitFor();
       await page.keyboard.press('Tab');
@@ -98,7 +83,7 @@ describe('skip link', () => {
 describe('page titles', () => {
   it('name every page "<Page> · Staff App"', async () => {
     const page = await signedIn();
-    for (const { path, heading } of ROUTES) {
+    for (const { path, heading } of SIGNED_IN_PAGES) {
       await page.goto(path);
       await h1(page, heading).waitFor();
       await expect.poll(() => page.title(), POLL).toBe(`${heading} · Staff App`);

@@ -1,6 +1,7 @@
 import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { usePageTitle } from '../lib/page-title';
+import { PAGES } from '../lib/paths';
 
 export function NotFound() {
   usePageTitle('Not Found');
@@ -11,7 +12,7 @@ export function NotFound() {
           Not Found
         </Title>
         <Text c="dimmed">There is no page at this address.</Text>
-        <Button component={Link} to="/dashboard" variant="light">
+        <Button component={Link} to={PAGES.dashboard} variant="light">
           Go to the dashboard
         </Button>
       </Stack>

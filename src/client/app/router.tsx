@@ -7,6 +7,7 @@ import { NotFound } from './NotFound';
 import { PageLoader } from './PageLoader';
 import { RootLayout } from './RootLayout';
 import { ROUTES, SHELL, tabsOf, type TableRoute } from './routes';
+import { PAGES } from '../lib/paths';
 
 /** A table route as the router's, its path relative to `parent` (the index when it is the parent's own). */
 const toRouteObject = (route: TableRoute, parent = ''): RouteObject => {
@@ -34,7 +35,7 @@ export const routes: RouteObject[] = [
     ),
     hydrateFallbackElement: <PageLoader />,
     children: [
-      { index: true, element: <Navigate to="/dashboard" replace /> },
+      { index: true, element: <Navigate to={PAGES.dashboard} replace /> },
       { id: '_public', element: <PublicLayout />, children: publicPages },
       {
         id: '_authenticated',

@@ -1,5 +1,6 @@
 import type { Permission } from '../../shared/permissions';
 import { dashboardSummaryPath } from '../lib/dashboard-summary';
+import { PAGES } from '../lib/paths';
 
 type PageModule = Record<string, unknown>;
 
@@ -40,32 +41,32 @@ export interface RouteDef {
  * palette's page list, tabbed layouts and preloading are all built from this one table.
  */
 export const ROUTES = [
-  { path: '/login', public: true, page: page(() => import('../features/auth/LoginPage'), 'LoginPage') },
-  { path: '/dashboard', nav: 'Dashboard', page: page(() => import('../features/dashboard/DashboardPage'), 'DashboardPage'), data: [dashboardSummaryPath] },
-  { path: '/users', nav: 'Users', page: page(() => import('../features/users/UsersPage'), 'UsersPage') },
-  { path: '/tickets', nav: 'Tickets', page: page(() => import('../features/tickets/TicketsPage'), 'TicketsPage') },
-  { path: '/lookups/companies', group: 'Lookups', nav: 'Companies', page: page(() => import('../features/lookups/CompaniesPage'), 'CompaniesPage') },
+  { path: PAGES.login, public: true, page: page(() => import('../features/auth/LoginPage'), 'LoginPage') },
+  { path: PAGES.dashboard, nav: 'Dashboard', page: page(() => import('../features/dashboard/DashboardPage'), 'DashboardPage'), data: [dashboardSummaryPath] },
+  { path: PAGES.users, nav: 'Users', page: page(() => import('../features/users/UsersPage'), 'UsersPage') },
+  { path: PAGES.tickets, nav: 'Tickets', page: page(() => import('../features/tickets/TicketsPage'), 'TicketsPage') },
+  { path: PAGES.companies, group: 'Lookups', nav: 'Companies', page: page(() => import('../features/lookups/CompaniesPage'), 'CompaniesPage') },
   {
-    path: '/lookups/ticket-categories',
+    path: PAGES.ticketCategories,
     group: 'Lookups',
     nav: 'Ticket categories',
     page: page(() => import('../features/lookups/TicketCategoriesPage'), 'TicketCategoriesPage'),
   },
-  { path: '/invoices/autofi', group: 'Invoices', nav: 'Autofi', page: page(() => import('../features/invoices/AutofiPage'), 'AutofiPage') },
-  { path: '/invoices/3dtracking', group: 'Invoices', nav: '3D Tracking', page: page(() => import('../features/invoices/ThreeDTrackingPage'), 'ThreeDTrackingPage') },
+  { path: PAGES.autofi, group: 'Invoices', nav: 'Autofi', page: page(() => import('../features/invoices/AutofiPage'), 'AutofiPage') },
+  { path: PAGES.threeDTracking, group: 'Invoices', nav: '3D Tracking', page: page(() => import('../features/invoices/ThreeDTrackingPage'), 'ThreeDTrackingPage') },
   {
-    path: '/invoices/gifs',
+    path: PAGES.gifs,
     page: page(() => import('./layouts/TabsLayout'), 'TabsLayout'),
     children: [
-      { path: '/invoices/gifs', group: 'Invoices', nav: 'GIFS overview', tab: 'Overview', page: page(() => import('../features/invoices/GifsOverviewPage'), 'GifsOverviewPage') },
-      { path: '/invoices/gifs/statement', group: 'Invoices', nav: 'GIFS statements', tab: 'Statements', page: page(() => import('../features/invoices/StatementPage'), 'StatementPage') },
-      { path: '/invoices/gifs/sla', group: 'Invoices', nav: 'GIFS SLA', tab: 'SLA', page: page(() => import('../features/invoices/SlaPage'), 'SlaPage') },
-      { path: '/invoices/gifs/azure', group: 'Invoices', nav: 'GIFS Azure', tab: 'Azure', page: page(() => import('../features/invoices/AzurePage'), 'AzurePage') },
+      { path: PAGES.gifs, group: 'Invoices', nav: 'GIFS overview', tab: 'Overview', page: page(() => import('../features/invoices/GifsOverviewPage'), 'GifsOverviewPage') },
+      { path: PAGES.gifsStatements, group: 'Invoices', nav: 'GIFS statements', tab: 'Statements', page: page(() => import('../features/invoices/StatementPage'), 'StatementPage') },
+      { path: PAGES.gifsSla, group: 'Invoices', nav: 'GIFS SLA', tab: 'SLA', page: page(() => import('../features/invoices/SlaPage'), 'SlaPage') },
+      { path: PAGES.gifsAzure, group: 'Invoices', nav: 'GIFS Azure', tab: 'Azure', page: page(() => import('../features/invoices/AzurePage'), 'AzurePage') },
     ],
   },
-  { path: '/reports/timesheet', group: 'Reports', nav: 'Timesheet', page: page(() => import('../features/reports/TimesheetPage'), 'TimesheetPage') },
-  { path: '/reports/ticket-report', group: 'Reports', nav: 'Ticket report', page: page(() => import('../features/reports/TicketReportPage'), 'TicketReportPage') },
-  { path: '/audit', nav: 'Audit log', requires: 'readAuditLog', page: page(() => import('../features/audit/AuditPage'), 'AuditPage') },
+  { path: PAGES.timesheet, group: 'Reports', nav: 'Timesheet', page: page(() => import('../features/reports/TimesheetPage'), 'TimesheetPage') },
+  { path: PAGES.ticketReport, group: 'Reports', nav: 'Ticket report', page: page(() => import('../features/reports/TicketReportPage'), 'TicketReportPage') },
+  { path: PAGES.audit, nav: 'Audit log', requires: 'readAuditLog', page: page(() => import('../features/audit/AuditPage'), 'AuditPage') },
 ] as const satisfies readonly RouteDef[];
 
 /** The signed-in shell (navigation, settings dialog): code a first visit to /login never needs. */

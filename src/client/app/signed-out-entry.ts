@@ -1,6 +1,7 @@
 import { authState } from '../lib/auth-store';
 import { loginAddress } from '../lib/login-address';
 import { routesFor } from './routes';
+import { PAGES } from '../lib/paths';
 
 /**
  * Runs before the router exists. A signed-out visit to a signed-in page (`/` included, which
@@ -10,6 +11,6 @@ import { routesFor } from './routes';
  */
 if (!authState.token) {
   const { pathname, search, hash } = window.location;
-  const wanted = pathname === '/' ? '/dashboard' : `${pathname}${search}${hash}`;
+  const wanted = pathname === '/' ? PAGES.dashboard : `${pathname}${search}${hash}`;
   if (routesFor(wanted).some((route) => !route.public)) window.history.replaceState(window.history.state, '', loginAddress(wanted));
 }

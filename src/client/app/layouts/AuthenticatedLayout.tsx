@@ -13,6 +13,7 @@ import type { NavItem } from './nav-items';
 import { MAIN_ID, SkipLink } from './SkipLink';
 import { UserMenu } from './UserMenu';
 import classes from './authenticated-layout.module.css';
+import { PAGES } from '../../lib/paths';
 
 // The live channel and the bell: their own chunk, fetched only once someone is signed in.
 const LiveHeader = lazy(() => import('../../lib/live/LiveHeader'));
@@ -43,7 +44,7 @@ export function AuthenticatedLayout({ nav }: { nav: NavItem[] }) {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger opened={navOpen} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
-            <Text component={Link} to="/dashboard" fw={700} size="lg" c="inherit" td="none">
+            <Text component={Link} to={PAGES.dashboard} fw={700} size="lg" c="inherit" td="none">
               Staff App
             </Text>
           </Group>

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../lib/auth-store';
 import { endThisSession } from '../../lib/sign-out';
 import { useSettingsSearch } from '../../features/settings/search';
+import { PAGES } from '../../lib/paths';
 
 const THEMES: { label: string; value: MantineColorScheme }[] = [
   { label: 'Light', value: 'light' },
@@ -62,7 +63,7 @@ export function UserMenu() {
           onClick={() => {
             // Leave first: clearing the token while still on the page would make the guard
             // send the next person to sign in back to this page.
-            navigate('/login', { replace: true });
+            navigate(PAGES.login, { replace: true });
             void endThisSession();
           }}
         >

@@ -1,4 +1,5 @@
-const DEFAULT_AFTER_LOGIN = '/dashboard';
+import { PAGES } from '../../lib/paths';
+const DEFAULT_AFTER_LOGIN = PAGES.dashboard;
 
 /** Only same-app paths are followed, so a crafted link cannot send a fresh sign-in elsewhere. */
 export const safeRedirect = (wanted: string | null) =>

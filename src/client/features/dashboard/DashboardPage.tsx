@@ -9,6 +9,7 @@ import { StatCard } from '../../lib/ui/StatCard';
 import { STATUS_COLORS, STATUS_LABELS } from '../../lib/ticket-labels';
 import { useDashboard } from '../../lib/dashboard-summary';
 import { OpenedVsResolvedChart } from './OpenedVsResolvedChart';
+import { PAGES, links } from '../../lib/paths';
 
 export function DashboardPage() {
   const { user } = useAuth();
@@ -29,12 +30,12 @@ export function DashboardPage() {
         </Alert>
       ) : null}
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} mb="lg" aria-busy={loading}>
-        <StatCard label="Open tickets" value={value((d) => d.openTickets.toLocaleString())} to="/tickets/?open=true" />
-        <StatCard label="My open tickets" value={value((d) => d.myOpenTickets.toLocaleString())} to="/tickets/?open=true&mine=true" />
-        <StatCard label="Overdue" value={value((d) => d.overdue.toLocaleString())} to="/tickets/?overdue=true&sort=dueAt" />
-        <StatCard label="Resolved, last 7 days" value={value((d) => d.resolvedLast7Days.toLocaleString())} to={`/reports/ticket-report/?range=${addDays(today(), -6)}..${today()}`} />
-        <StatCard label="Hours this week" value={value((d) => formatMinutes(d.minutesThisWeek))} to="/reports/timesheet/" />
-        <StatCard label="Unbilled" value={value((d) => formatCents(d.unbilledCents))} to="/invoices/gifs/" />
+        <StatCard label="Open tickets" value={value((d) => d.openTickets.toLocaleString())} to={links.tickets({ open: true })} />
+        <StatCard label="My open tickets" value={value((d) => d.myOpenTickets.toLocaleString())} to={links.tickets({ open: true, mine: true })} />
+        <StatCard label="Overdue" value={value((d) => d.overdue.toLocaleString())} to={links.tickets({ overdue: true, sort: 'dueAt' })} />
+        <StatCard label="Resolved, last 7 days" value={value((d) => d.resolvedLast7Days.toLocaleString())} to={links.ticketReport(addDays(today(), -6), today())} />
+        <StatCard label="Hours this week" value={value((d) => formatMinutes(d.minutesThisWeek))} to={`${PAGES.timesheet}/`} />
+        <StatCard label="Unbilled" value={value((d) => formatCents(d.unbilledCents))} to={`${PAGES.gifs}/`} />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, md: 2 }} aria-busy={loading}>
         <Paper withBorder p="md">
@@ -50,7 +51,7 @@ export function DashboardPage() {
           <Stack gap={6}>
             {data?.recentTickets.map((ticket) => (
               <Group key={ticket.id} justify="space-between" wrap="nowrap">
-                <Anchor component={Link} to={`/tickets/?id=${ticket.id}`} size="sm" lineClamp={1}>
+                <Anchor component={Link} to={links.ticket(ticket.id)} size="sm" lineClamp={1}>
                   #{ticket.id} {ticket.title}
                 </Anchor>
                 <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>

@@ -7,6 +7,7 @@ import { StatCard } from '../../lib/ui/StatCard';
 import { useLines, useStatements } from './api';
 import classes from './gifs-overview.module.css';
 import { STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS, recentPeriods } from './labels';
+import { PAGES, links } from '../../lib/paths';
 
 /** The GIFS index: this month's SLA and Azure totals and where the statements stand. */
 export function GifsOverviewPage() {
@@ -24,18 +25,18 @@ export function GifsOverviewPage() {
     <>
       <PageTitle title="GIFS" description={`Billing for ${thisMonth ? formatMonth(thisMonth) : 'this month'} and recent statements`} />
       <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 5 }} mb="lg">
-        <StatCard label="SLA this month" value={money(sla.data?.totals.amountCents)} hint={<Anchor component={Link} to="/invoices/gifs/sla" size="xs">Open SLA ledger</Anchor>} />
-        <StatCard label="Azure this month" value={money(azure.data?.totals.amountCents)} hint={<Anchor component={Link} to="/invoices/gifs/azure" size="xs">Open Azure ledger</Anchor>} />
+        <StatCard label="SLA this month" value={money(sla.data?.totals.amountCents)} hint={<Anchor component={Link} to={PAGES.gifsSla} size="xs">Open SLA ledger</Anchor>} />
+        <StatCard label="Azure this month" value={money(azure.data?.totals.amountCents)} hint={<Anchor component={Link} to={PAGES.gifsAzure} size="xs">Open Azure ledger</Anchor>} />
         <StatCard label="Outstanding" value={statements.data ? formatCents(outstanding) : '…'} hint={`${issued.length} issued, unpaid`} />
         <StatCard label="Unbilled" value={summary.error ? '—' : money(summary.data?.unbilledCents)} hint="Draft and approved lines of every ledger (Autofi, 3D Tracking, SLA, Azure) not yet invoiced" />
-        <StatCard label="Statements" value={statements.data ? statements.data.total : '…'} hint={<Anchor component={Link} to="/invoices/gifs/statement" size="xs">Open statements</Anchor>} />
+        <StatCard label="Statements" value={statements.data ? statements.data.total : '…'} hint={<Anchor component={Link} to={PAGES.gifsStatements} size="xs">Open statements</Anchor>} />
       </SimpleGrid>
       <Title order={2} size="h4" mb="sm">
         Recent statements
       </Title>
       <Stack gap="xs">
         {statements.data?.items.slice(0, 6).map((s) => (
-          <Paper key={s.id} withBorder p="sm" component={Link} to={`/invoices/gifs/statement?statementId=${s.id}`} className={classes.statement}>
+          <Paper key={s.id} withBorder p="sm" component={Link} to={links.statement(s.id)} className={classes.statement}>
             <Group justify="space-between">
               <Text fw={500} className={classes.name}>
                 {formatMonth(s.period)} · {s.number}

@@ -12,6 +12,7 @@ import { validateWith } from '../../lib/form/validate';
 import { Facts } from '../../lib/ui/Facts';
 import { LINE_STATUS_COLORS, LINE_STATUS_LABELS, LINE_STATUS_OPTIONS } from './labels';
 import { fetchLine } from './api';
+import { links } from '../../lib/paths';
 
 const validate = validateWith(updateLineSchema);
 
@@ -33,8 +34,8 @@ const lineValues = (line: InvoiceLine): LineChanges => ({
 });
 
 /** Where a line's statement or invoice is shown: the GIFS statement, or the ledger's month with its invoice. */
-const documentPath = (line: InvoiceLine) =>
-  isClosingLedger(line.source) ? `/invoices/${line.source}/?period=${line.period}` : `/invoices/gifs/statement?statementId=${line.statementId}`;
+const documentPath = (line: InvoiceLine, statementId: number) =>
+  isClosingLedger(line.source) ? links.ledgerMonth(line.source, line.period) : links.statement(statementId);
 
 const amountOf = (values: LineChanges) => {
   const { quantity, unitPriceCents } = values;
@@ -68,7 +69,7 @@ export function LineEditor({ line, canEdit, mutation, onReload }: Props) {
           ['Company', line.companyName ?? '—'],
           ['Amount', <Text fw={700} span data-testid="line-amount">{formatCents(line.amountCents)}</Text>],
           ['Status', <Badge color={LINE_STATUS_COLORS[line.status]} variant="light">{LINE_STATUS_LABELS[line.status]}</Badge>],
-          ['Statement', line.statementNumber && line.statementId ? <Anchor component={Link} to={documentPath(line)}>{line.statementNumber}</Anchor> : '—'],
+          ['Statement', line.statementNumber && line.statementId ? <Anchor component={Link} to={documentPath(line, line.statementId)}>{line.statementNumber}</Anchor> : '—'],
           ['Updated', formatDateTime(line.updatedAt)],
         ]}
       />

@@ -4,8 +4,9 @@ import { Spotlight, createSpotlight, type SpotlightStore } from '@mantine/spotli
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { recordAddress } from '../../lib/paths';
 import { notify } from '../../lib/toast/notify';
-import { KIND_LABELS, addressOf } from './addresses';
+import { KIND_LABELS } from './kind-labels';
 import { lineSource, useSearchResults } from './api';
 import classes from './palette.module.css';
 import { readRecent, remember, type RecentChoice } from './recent';
@@ -70,7 +71,11 @@ export default function CommandPalette({ opened, onClose, pages }: Props) {
       kind: KIND_LABELS[item.type],
       title: item.title,
       subtitle: item.subtitle,
-      go: async () => addressOf(item, item.type === 'invoice_line' ? await lineSource(item.id) : undefined),
+      go: async () => {
+        const address = recordAddress(item.type, item.id, item.type === 'invoice_line' ? await lineSource(item.id) : undefined);
+        if (!address) throw new Error('That record has no page to open');
+        return address;
+      },
     }));
     return [...pageChoices, ...records];
   }, [query, pages, recent, results.data]);

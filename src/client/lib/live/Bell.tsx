@@ -5,6 +5,7 @@ import type { Notification } from '../../../shared/types';
 import { callApi } from '../endpoints';
 import { formatDateTime } from '../format';
 import { useApi } from '../use-api';
+import { links } from '../paths';
 
 const WHAT: Record<Notification['kind'], string> = {
   assigned: 'assigned you',
@@ -34,7 +35,7 @@ export function Bell() {
   };
   const open = (item: Notification) => {
     setOpened(false);
-    if (item.entity === 'ticket') navigate(`/tickets/?id=${item.entityId}`);
+    if (item.entity === 'ticket') navigate(links.ticket(item.entityId));
     if (!item.readAt) void markRead([item.id]);
   };
 

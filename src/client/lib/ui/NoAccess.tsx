@@ -1,5 +1,6 @@
 import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
+import { PAGES } from '../paths';
 
 /** What a page shows, inside the shell, to a role that may not open it. */
 export function NoAccess({ who }: { who: string }) {
@@ -10,7 +11,7 @@ export function NoAccess({ who }: { who: string }) {
           You do not have access to this page
         </Title>
         <Text ta="center">This page is open to {who}. If you need it for your work, ask an administrator.</Text>
-        <Button component={Link} to="/dashboard" variant="light">
+        <Button component={Link} to={PAGES.dashboard} variant="light">
           Go to the dashboard
         </Button>
       </Stack>
