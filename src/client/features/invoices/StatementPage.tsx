@@ -1,6 +1,6 @@
-import { Badge, Button, Center, Divider, Loader, Modal, Select, Stack, Switch, Text } from '@mantine/core';
+import { Badge, Button, Divider, Modal, Select, Stack, Switch, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { StatementRequest, StatementStatus, StatementTarget } from '../../../shared/schemas/invoices';
 import type { Statement, StatementDetail } from '../../../shared/types';
 import { HistorySection } from '../../lib/audit/HistorySection';
@@ -18,6 +18,7 @@ import { StatementDocument } from './StatementDocument';
 import { PaymentsSection } from './PaymentsSection';
 import { StatementView } from './StatementView';
 import { TransitionDialog } from './TransitionDialog';
+import { RecordState } from '../../lib/ui/RecordState';
 
 const COLUMNS: Column<Statement>[] = [
   { key: 'number', label: 'Statement', render: (s) => s.number },
@@ -54,10 +55,25 @@ export function StatementPage() {
   const companies = useCompanies();
   const [period, setPeriod] = useState<string | null>(PERIOD_OPTIONS[1]?.value ?? null);
   const [companyId, setCompanyId] = useState<string | null>(null);
-  // `from` is the status on screen when the person asked, not when they confirm: a live update
-  // meanwhile must not turn their "Issue" into a move from wherever the statement now is.
-  const [ask, setAsk] = useState<{ target: StatementTarget; from: StatementStatus; opened: boolean }>({ target: 'issued', from: 'open', opened: false });
-  const closeAsk = () => setAsk((a) => ({ ...a, opened: false }));
+  const [ask, setAsk] = useState<{ target: StatementTarget; opened: boolean }>({ target: 'issued', opened: false });
+  // The status on screen when the person asked, until their answer goes out: a live update
+  // meanwhile must not turn their "Issue" into a move from wherever the statement now is, and a
+  // second click on the answer (a double click outlasting a quick save) sends nothing.
+  const askedFrom = useRef<StatementStatus | null>(null);
+  const askFor = (target: StatementTarget, from: StatementStatus) => {
+    askedFrom.current = from;
+    setAsk({ target, opened: true });
+  };
+  const closeAsk = () => {
+    askedFrom.current = null;
+    setAsk((a) => ({ ...a, opened: false }));
+  };
+  const answer = (id: number, target: StatementTarget, reason?: string) => {
+    const from = askedFrom.current;
+    if (from === null) return;
+    askedFrom.current = null;
+    void move.run({ id, from, target, reason });
+  };
 
   const generate = useAction<StatementRequest, StatementDetail>({
     send: (request) => generateStatement(request),
@@ -135,32 +151,28 @@ export function StatementPage() {
         </Stack>
       </Modal>
       <RecordDrawer opened={statementId !== undefined} onClose={() => setSearch({ statementId: undefined })} title={statement.data ? `Statement ${statement.data.number}` : 'Statement'}>
-        {statement.error ? <Text c="red">{statement.error.message}</Text> : null}
-        {!statement.data && !statement.error ? (
-          <Center py="xl" aria-busy="true">
-            <Loader aria-label="Loading statement" />
-          </Center>
-        ) : null}
-        {statement.data ? (
-          <Stack>
-            <StatementView
-              statement={statement.data}
-              busy={busy}
-              onAsk={canBill ? (target) => statement.data && setAsk({ target, from: statement.data.status, opened: true }) : undefined}
-              payments={
-                statement.data.status === 'issued' || statement.data.status === 'paid' ? (
-                  <PaymentsSection statement={statement.data} canRecord={canBill} canReverse={canReverse} onChanged={refresh} />
-                ) : undefined
-              }
-            />
-            <Divider />
-            <HistorySection changedAt={statement.data.updatedAt} entity="statement" entityId={statement.data.id} />
-          </Stack>
-        ) : null}
+        <RecordState read={statement} noun="Statement">
+          {(current) => (
+            <Stack>
+              <StatementView
+                statement={current}
+                busy={busy}
+                onAsk={canBill ? (target) => askFor(target, current.status) : undefined}
+                payments={
+                  current.status === 'issued' || current.status === 'paid' ? (
+                    <PaymentsSection statement={current} canRecord={canBill} canReverse={canReverse} onChanged={refresh} />
+                  ) : undefined
+                }
+              />
+              <Divider />
+              <HistorySection changedAt={current.updatedAt} entity="statement" entityId={current.id} />
+            </Stack>
+          )}
+        </RecordState>
       </RecordDrawer>
       {statement.data && statementId !== undefined ? (
         <>
-          <TransitionDialog statement={statement.data} target={ask.target} opened={ask.opened} busy={busy} onCancel={closeAsk} onConfirm={(target, reason) => statement.data && void move.run({ id: statement.data.id, from: ask.from, target, reason })} />
+          <TransitionDialog statement={statement.data} target={ask.target} opened={ask.opened} busy={busy} onCancel={closeAsk} onConfirm={(target, reason) => statement.data && answer(statement.data.id, target, reason)} />
           <StatementDocument statement={statement.data} />
         </>
       ) : null}
