@@ -3,7 +3,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import WebSocket from 'ws';
-import { AUTH_STORAGE_KEY } from '../../src/shared/constants';
+import { AUTH_STORAGE_KEY } from '../../src/client/lib/constants';
 import { withLocalEnv } from '../local-env';
 import { bin, run } from '../run';
 import { DEMO_ADMIN_EMAIL, demoAdminPassword, seed } from '../seed';

@@ -1,33 +1,8 @@
-/** Business constants from docs/architecture.md#constants, shared by the client and the Worker. */
+/** Constants from docs/architecture.md#constants that the client and the Worker both use; the client's own are in src/client/lib/constants.ts. */
 export const API_VERSION = 'v1';
 export const API_BASE = `/api/${API_VERSION}`;
 export const REQUEST_TIMEOUT_MS = 10_000;
 export const MAX_REQUEST_BODY_BYTES = 10 * 1024 * 1024;
-
-export const ROUTE_PENDING_MIN_MS = 250;
-export const LINK_PRELOAD_MARGIN_PX = 100;
-
-export const TOAST = {
-  durationMs: 4000,
-  visibleLimit: 3,
-  gapPx: 14,
-  widthPx: 356,
-  swipeThresholdPx: 45,
-  removeDelayMs: 200,
-  hotkey: 'Alt+T',
-  offsetDesktopPx: 24,
-  offsetMobilePx: 16,
-  position: 'top-right',
-} as const;
-
-export const THEME_STORAGE_KEY = 'theme';
-export const DEFAULT_THEME = 'light';
-
-export const STORE_NAME = 'staff-app';
-export const AUTH_STORAGE_KEY = `${STORE_NAME}-auth`;
-
-export const SETTINGS_TABS = ['profile', 'security', 'notifications', 'database'] as const;
-export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 export const MAX_PAGE_SIZE = 200;
 export const DEFAULT_PAGE_SIZE = 25;

@@ -7,7 +7,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { THEME_STORAGE_KEY } from '../../src/shared/constants';
+import { THEME_STORAGE_KEY } from '../../src/client/lib/constants';
 import { INVOICE_SOURCES } from '../../src/shared/schemas/invoices';
 import type { Page as ListPage } from '../../src/shared/types';
 import {

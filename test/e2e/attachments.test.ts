@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { THEME_STORAGE_KEY } from '../../src/shared/constants';
+import { THEME_STORAGE_KEY } from '../../src/client/lib/constants';
 import type { Attachment } from '../../src/shared/schemas/attachments';
 import type { Ticket } from '../../src/shared/types';
 import { DESKTOP, PHONE, POLL, TINY_PNG, adminApi, adminAttach, apiResponse, browserPerFile, drawer, makeAccount, screenshot, toast, uniqueTag } from './fixtures';

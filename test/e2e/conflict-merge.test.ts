@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { THEME_STORAGE_KEY } from '../../src/shared/constants';
+import { THEME_STORAGE_KEY } from '../../src/client/lib/constants';
 import type { AuditEntry, Company, Page as ListPage, Ticket } from '../../src/shared/types';
 import { DESKTOP, PHONE, POLL, adminApi, apiResponse, browserPerFile, choose, drawer, makeAccount, screenshot, settled, toast, uniqueTag, type Viewport } from './fixtures';
 

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { THEME_STORAGE_KEY } from '../../src/shared/constants';
+import { THEME_STORAGE_KEY } from '../../src/client/lib/constants';
 import type { Company, LinePage } from '../../src/shared/types';
 import { PHONE, POLL, adminApi, apiResponse, browserPerFile, expectText, heading, makeAccount, screenshot, toast, uniqueTag } from './fixtures';
 

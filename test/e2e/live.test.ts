@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { THEME_STORAGE_KEY } from '../../src/shared/constants';
+import { THEME_STORAGE_KEY } from '../../src/client/lib/constants';
 import type { Ticket } from '../../src/shared/types';
 import { mentionToken } from '../../src/shared/mentions';
 import { DESKTOP, PHONE, POLL, adminApi, adminSession, apiAs, browserPerFile, drawer, makeAccount, screenshot, sessionFor, tableLoaded, tableRows, uniqueTag } from './fixtures';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { THEME_STORAGE_KEY } from '../../src/shared/constants';
+import { THEME_STORAGE_KEY } from '../../src/client/lib/constants';
 import type { AgingSummary, Company, InvoiceLine, StatementDetail } from '../../src/shared/types';
 import { PHONE, POLL, adminApi, browserPerFile, choose, expectText, heading, modal, moneyInPage, screenshot, settled, statementStatus, textOf, toast, uniqueTag } from './fixtures';
 

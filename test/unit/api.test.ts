@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AUTH_STORAGE_KEY, REQUEST_TIMEOUT_MS } from '../../src/shared/constants';
+import { REQUEST_TIMEOUT_MS } from '../../src/shared/constants';
+import { AUTH_STORAGE_KEY } from '../../src/client/lib/constants';
 import { ApiError, CONFLICT_MESSAGE, apiRequest, badRequestMessage, conflictRecord, isConflict } from '../../src/client/lib/api';
 import { authState, changeToken, replaceToken, signIn } from '../../src/client/lib/auth-store';
 

@@ -1,6 +1,6 @@
 import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AUTH_STORAGE_KEY } from '../../src/shared/constants';
+import { AUTH_STORAGE_KEY } from '../../src/client/lib/constants';
 import type { LoginResponse } from '../../src/shared/types';
 
 const login = (changes: Partial<LoginResponse> = {}): LoginResponse => ({

@@ -1,7 +1,7 @@
 import { MantineProvider, localStorageColorSchemeManager } from '@mantine/core';
 import { RouterProvider } from 'react-router-dom';
 import { SWRConfig } from 'swr';
-import { DEFAULT_THEME, THEME_STORAGE_KEY } from '../../shared/constants';
+import { DEFAULT_THEME, THEME_STORAGE_KEY } from '../lib/constants';
 import { RoutePreloadContext } from '../lib/route-preload';
 import { Toasts } from '../lib/toast/Toasts';
 import { preloadRoute } from './preload-route';

@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import { useNavigation } from 'react-router-dom';
-import { ROUTE_PENDING_MIN_MS } from '../../shared/constants';
+import { ROUTE_PENDING_MIN_MS } from '../lib/constants';
 import classes from './navigation-progress.module.css';
 
 /**

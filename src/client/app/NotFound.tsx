@@ -1,7 +1,7 @@
 import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { usePageTitle } from '../lib/page-title';
-import { PAGES } from '../lib/paths';
+import { PAGES } from '../lib/pages';
 
 export function NotFound() {
   usePageTitle('Not Found');

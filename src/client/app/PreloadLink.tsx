@@ -1,6 +1,6 @@
 import { forwardRef, useEffect, useImperativeHandle, useRef, type MouseEvent } from 'react';
 import { Link, useLocation, type LinkProps } from 'react-router-dom';
-import { LINK_PRELOAD_MARGIN_PX } from '../../shared/constants';
+import { LINK_PRELOAD_MARGIN_PX } from '../lib/constants';
 import { useRoutePreload } from '../lib/route-preload';
 import type { AppPath } from './routes';
 

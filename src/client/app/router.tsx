@@ -7,12 +7,13 @@ import { NotFound } from './NotFound';
 import { PageLoader } from './PageLoader';
 import { RootLayout } from './RootLayout';
 import { ROUTES, SHELL, tabsOf, type TableRoute } from './routes';
-import { PAGES } from '../lib/paths';
+import { PAGES } from '../lib/pages';
 
 /** A table route as the router's, its path relative to `parent` (the index when it is the parent's own). */
 const toRouteObject = (route: TableRoute, parent = ''): RouteObject => {
   const tabs = tabsOf(route);
-  const lazy = lazyPage(route.page.load, route.page.name, tabs && { tabs });
+  const props = route.page.props || tabs ? { ...route.page.props, ...(tabs && { tabs }) } : undefined;
+  const lazy = lazyPage(route.page.load, route.page.name, props);
   if (route.path === parent) return { index: true, lazy };
   return {
     path: route.path.slice(parent.length + 1),

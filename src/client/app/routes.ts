@@ -1,16 +1,24 @@
+import type { ComponentProps, ComponentType } from 'react';
 import type { Permission } from '../../shared/permissions';
+import type { LedgerPage } from '../features/invoices/LedgerPage';
 import { dashboardSummaryPath } from '../lib/dashboard-summary';
-import { PAGES } from '../lib/paths';
+import { PAGES } from '../lib/pages';
 
 type PageModule = Record<string, unknown>;
 
-/** A page's code: its module and the component it exports, checked against each other. */
+/** A page's code: its module, the component it exports and the props the route gives it, checked against each other. */
 export interface PageCode {
   load: () => Promise<PageModule>;
   name: string;
+  props?: object;
 }
 
-const page = <M extends PageModule>(load: () => Promise<M>, name: keyof M & string): PageCode => ({ load, name });
+type PropsOf<C> = C extends ComponentType<infer P> ? P : never;
+
+const page = <M extends PageModule, N extends keyof M & string>(load: () => Promise<M>, name: N, props?: PropsOf<M[N]> & object): PageCode => ({ load, name, props });
+/** A ledger page: one component, told its source and titles by the route. */
+const ledger = (props: ComponentProps<typeof LedgerPage>) =>
+  page(() => import('../features/invoices/LedgerPage'), 'LedgerPage', props);
 
 /** The groups of the side navigation (docs/architecture.md#pages-and-navigation), in the order their first page comes. */
 type NavGroup = 'Lookups' | 'Invoices' | 'Reports';
@@ -52,16 +60,16 @@ export const ROUTES = [
     nav: 'Ticket categories',
     page: page(() => import('../features/lookups/TicketCategoriesPage'), 'TicketCategoriesPage'),
   },
-  { path: PAGES.autofi, group: 'Invoices', nav: 'Autofi', page: page(() => import('../features/invoices/AutofiPage'), 'AutofiPage') },
-  { path: PAGES.threeDTracking, group: 'Invoices', nav: '3D Tracking', page: page(() => import('../features/invoices/ThreeDTrackingPage'), 'ThreeDTrackingPage') },
+  { path: PAGES.autofi, group: 'Invoices', nav: 'Autofi', page: ledger({ source: 'autofi' }) },
+  { path: PAGES.threeDTracking, group: 'Invoices', nav: '3D Tracking', page: ledger({ source: '3dtracking' }) },
   {
     path: PAGES.gifs,
     page: page(() => import('./layouts/TabsLayout'), 'TabsLayout'),
     children: [
       { path: PAGES.gifs, group: 'Invoices', nav: 'GIFS overview', tab: 'Overview', page: page(() => import('../features/invoices/GifsOverviewPage'), 'GifsOverviewPage') },
       { path: PAGES.gifsStatements, group: 'Invoices', nav: 'GIFS statements', tab: 'Statements', page: page(() => import('../features/invoices/StatementPage'), 'StatementPage') },
-      { path: PAGES.gifsSla, group: 'Invoices', nav: 'GIFS SLA', tab: 'SLA', page: page(() => import('../features/invoices/SlaPage'), 'SlaPage') },
-      { path: PAGES.gifsAzure, group: 'Invoices', nav: 'GIFS Azure', tab: 'Azure', page: page(() => import('../features/invoices/AzurePage'), 'AzurePage') },
+      { path: PAGES.gifsSla, group: 'Invoices', nav: 'GIFS SLA', tab: 'SLA', page: ledger({ source: 'gifs-sla' }) },
+      { path: PAGES.gifsAzure, group: 'Invoices', nav: 'GIFS Azure', tab: 'Azure', page: ledger({ source: 'gifs-azure' }) },
     ],
   },
   { path: PAGES.timesheet, group: 'Reports', nav: 'Timesheet', page: page(() => import('../features/reports/TimesheetPage'), 'TimesheetPage') },

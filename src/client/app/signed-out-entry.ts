@@ -1,7 +1,7 @@
 import { authState } from '../lib/auth-store';
 import { loginAddress } from '../lib/login-address';
 import { routesFor } from './routes';
-import { PAGES } from '../lib/paths';
+import { PAGES } from '../lib/pages';
 
 /**
  * Runs before the router exists. A signed-out visit to a signed-in page (`/` included, which

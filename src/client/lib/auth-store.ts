@@ -1,5 +1,5 @@
 import { proxy, subscribe, useSnapshot } from 'valtio';
-import { AUTH_STORAGE_KEY } from '../../shared/constants';
+import { AUTH_STORAGE_KEY } from './constants';
 import { ROLES } from '../../shared/permissions';
 import type { LoginResponse, Role } from '../../shared/types';
 

@@ -13,7 +13,7 @@ import type { NavItem } from './nav-items';
 import { MAIN_ID, SkipLink } from './SkipLink';
 import { UserMenu } from './UserMenu';
 import classes from './authenticated-layout.module.css';
-import { PAGES } from '../../lib/paths';
+import { PAGES } from '../../lib/pages';
 
 // The live channel and the bell: their own chunk, fetched only once someone is signed in.
 const LiveHeader = lazy(() => import('../../lib/live/LiveHeader'));

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../lib/auth-store';
 import { endThisSession } from '../../lib/sign-out';
 import { useSettingsSearch } from '../../features/settings/search';
-import { PAGES } from '../../lib/paths';
+import { PAGES } from '../../lib/pages';
 
 const THEMES: { label: string; value: MantineColorScheme }[] = [
   { label: 'Light', value: 'light' },

@@ -17,7 +17,7 @@ import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { useDownload } from '../../lib/use-download';
 import { exportAudit, usePeople } from './api';
-import { recordAddress } from '../../lib/paths';
+import { recordAddress } from '../../lib/links';
 import { useAuditSearch } from './search';
 
 const PAGE_SIZE = 50;

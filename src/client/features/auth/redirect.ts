@@ -1,4 +1,4 @@
-import { PAGES } from '../../lib/paths';
+import { PAGES } from '../../lib/pages';
 const DEFAULT_AFTER_LOGIN = PAGES.dashboard;
 
 /** Only same-app paths are followed, so a crafted link cannot send a fresh sign-in elsewhere. */

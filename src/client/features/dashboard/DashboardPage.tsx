@@ -9,7 +9,8 @@ import { StatCard } from '../../lib/ui/StatCard';
 import { STATUS_COLORS, STATUS_LABELS } from '../../lib/ticket-labels';
 import { useDashboard } from '../../lib/dashboard-summary';
 import { OpenedVsResolvedChart } from './OpenedVsResolvedChart';
-import { PAGES, links } from '../../lib/paths';
+import { PAGES } from '../../lib/pages';
+import { links } from '../../lib/links';
 
 export function DashboardPage() {
   const { user } = useAuth();

@@ -7,7 +7,8 @@ import { StatCard } from '../../lib/ui/StatCard';
 import { useLines, useStatements } from './api';
 import classes from './gifs-overview.module.css';
 import { STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS, recentPeriods } from './labels';
-import { PAGES, links } from '../../lib/paths';
+import { PAGES } from '../../lib/pages';
+import { links } from '../../lib/links';
 
 /** The GIFS index: this month's SLA and Azure totals and where the statements stand. */
 export function GifsOverviewPage() {

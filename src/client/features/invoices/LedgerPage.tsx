@@ -1,5 +1,5 @@
-import { Badge, Button, Center, Divider, Group, Loader, Select, SimpleGrid, Stack, Text } from '@mantine/core';
-import { LINE_STATUSES, isClosingLedger, type InvoiceSource, type LineChanges } from '../../../shared/schemas/invoices';
+import { Badge, Button, Divider, Group, Select, SimpleGrid, Stack, Text } from '@mantine/core';
+import { LINE_STATUSES, SOURCE_NAMES, isClosingLedger, type InvoiceSource, type LineChanges } from '../../../shared/schemas/invoices';
 import type { InvoiceLine } from '../../../shared/types';
 import { HistorySection } from '../../lib/audit/HistorySection';
 import { formatCents, formatMonth } from '../../lib/format';
@@ -21,6 +21,7 @@ import { LINE_FILTER_OPTIONS, LINE_STATUS_COLORS, LINE_STATUS_LABELS, PERIOD_OPT
 import { LineEditor } from './LineEditor';
 import { MonthInvoice } from './MonthInvoice';
 import { useLineSearch } from './search';
+import { RecordState } from '../../lib/ui/RecordState';
 
 const COLUMNS: Column<InvoiceLine>[] = [
   { key: 'period', label: 'Period', render: (l) => formatMonth(l.period) },
@@ -33,7 +34,18 @@ const COLUMNS: Column<InvoiceLine>[] = [
 ];
 
 /** One contract's invoice lines: filter by period and status, totals, edit a line, export CSV. */
-export function LedgerPage({ source, title, description }: { source: InvoiceSource; title: string; description: string }) {
+/** What each ledger holds, under its name. */
+const DESCRIPTIONS: Record<InvoiceSource, string> = {
+  autofi: 'Autofi vehicle tracking billing',
+  '3dtracking': '3D Tracking licences and data plans',
+  'gifs-sla': 'GIFS service level fees',
+  'gifs-azure': 'GIFS Azure consumption',
+};
+
+/** One ledger's page; the route names the source. */
+export function LedgerPage({ source }: { source: InvoiceSource }) {
+  const title = SOURCE_NAMES[source];
+  const description = DESCRIPTIONS[source];
   const [{ lineId, page = 1, ...filters }, view] = useLineSearch();
   const setSearch = view.update;
   const lines = useLines(source, { ...filters, page });
@@ -47,12 +59,12 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
 
   const showLine = (current: InvoiceLine) => Promise.all([line.mutate(current, { revalidate: false }), lines.mutate()]);
 
-  const save: Mutation<LineChanges, InvoiceLine> = {
-    send: (changes, ifMatch) => updateLine(lineId ?? 0, changes, ifMatch),
+  const save = (edited: InvoiceLine): Mutation<LineChanges, InvoiceLine> => ({
+    send: (changes, ifMatch) => updateLine(edited.id, changes, ifMatch),
     success: (updated) => ['Line saved', formatCents(updated.amountCents)],
     failure: 'Line not saved',
     onSuccess: showLine,
-  };
+  });
 
   return (
     <>
@@ -92,26 +104,22 @@ export function LedgerPage({ source, title, description }: { source: InvoiceSour
         empty={{ title: 'No invoice lines', description: 'Nothing matches these filters.' }}
       />
       <RecordDrawer opened={lineId !== undefined} onClose={() => setSearch({ lineId: undefined })} keys={['lineId']} title={line.data ? line.data.description.split('\n')[0] : 'Invoice line'}>
-        {line.error ? <Text c="red">{line.error.message}</Text> : null}
-        {!line.data && !line.error ? (
-          <Center py="xl" aria-busy="true">
-            <Loader aria-label="Loading line" />
-          </Center>
-        ) : null}
-        {line.data ? (
-          <Stack>
-            <LineEditor key={line.data.updatedAt} line={line.data} canEdit={canEdit} mutation={save} onReload={(current) => void showLine(current)} />
-            {canEdit && line.data.status === 'draft' ? (
-              <DeleteLineButton
-                line={line.data}
-                onDeleted={() => Promise.all([lines.mutate(), setSearch({ lineId: undefined })])}
-                onRefused={() => Promise.all([lines.mutate(), line.mutate()])}
-              />
-            ) : null}
-            <Divider />
-            <HistorySection changedAt={line.data.updatedAt} entity="invoice_line" entityId={line.data.id} />
-          </Stack>
-        ) : null}
+        <RecordState read={line} noun="Line">
+          {(current) => (
+            <Stack>
+              <LineEditor key={current.updatedAt} line={current} canEdit={canEdit} mutation={save(current)} onReload={(current) => void showLine(current)} />
+              {canEdit && current.status === 'draft' ? (
+                <DeleteLineButton
+                  line={current}
+                  onDeleted={() => Promise.all([lines.mutate(), setSearch({ lineId: undefined })])}
+                  onRefused={() => Promise.all([lines.mutate(), line.mutate()])}
+                />
+              ) : null}
+              <Divider />
+              <HistorySection changedAt={current.updatedAt} entity="invoice_line" entityId={current.id} />
+            </Stack>
+          )}
+        </RecordState>
       </RecordDrawer>
     </>
   );

@@ -12,7 +12,7 @@ import { validateWith } from '../../lib/form/validate';
 import { Facts } from '../../lib/ui/Facts';
 import { LINE_STATUS_COLORS, LINE_STATUS_LABELS, LINE_STATUS_OPTIONS } from './labels';
 import { fetchLine } from './api';
-import { links } from '../../lib/paths';
+import { links } from '../../lib/links';
 
 const validate = validateWith(updateLineSchema);
 
@@ -84,7 +84,7 @@ export function LineEditor({ line, canEdit, mutation, onReload }: Props) {
           mutation={mutation}
           validate={validate}
           initialValues={lineValues(line)}
-          record={{ entity: 'invoice_line', id: line.id, version: line.version, valuesOf: lineValues, onReload, read: () => fetchLine(line.id) }}
+          record={{ entity: 'invoice_line', id: line.id, version: line.version, valuesOf: lineValues, onReload, read: fetchLine }}
         >
           {({ submitting, values }) => (
             <Stack>

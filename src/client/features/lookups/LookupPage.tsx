@@ -20,6 +20,7 @@ import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { SearchField } from '../../lib/ui/SearchField';
 import type { LookupApi } from './api';
 import { useLookupSearch } from './search';
+import { RecordState } from '../../lib/ui/RecordState';
 
 export interface LookupConfig<T extends { id: number; name: string }> {
   title: string;
@@ -115,12 +116,12 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
     },
   };
 
-  const save: Mutation<object, T> = {
-    send: (values, ifMatch) => api.update(id ?? 0, values, ifMatch),
+  const save = (edited: T): Mutation<object, T> => ({
+    send: (values, ifMatch) => api.update(edited.id, values, ifMatch),
     success: (updated) => [`${noun} saved`, updated.name],
     failure: `${noun} not saved`,
     onSuccess: showRecord,
-  };
+  });
 
   const remove = useAction<T, null>({
     send: (current) => api.remove(current.id),
@@ -157,45 +158,41 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
         <LookupForm schema={config.schema} initialValues={config.blank} fields={config.fields} submitLabel={`Create ${noun.toLowerCase()}`} mutation={create} />
       </FormModal>
       <RecordDrawer opened={id !== undefined} onClose={() => setSearch({ id: undefined })} title={record.data?.name ?? noun}>
-        {record.error ? <Text c="red">{record.error.message}</Text> : null}
-        {!record.data && !record.error ? (
-          <Center py="xl" aria-busy="true">
-            <Loader aria-label={`Loading ${noun.toLowerCase()}`} />
-          </Center>
-        ) : null}
-        {record.data ? (
-          <Stack>
-            {canEdit ? null : <Facts items={config.facts(record.data)} />}
-            {config.details(record.data)}
-            {canEdit ? (
-              <>
-                <LookupForm
-                  key={record.data.updatedAt}
-                  schema={config.schema}
-                  initialValues={config.valuesOf(record.data)}
-                  fields={config.fields}
-                  submitLabel="Save changes"
-                  mutation={save}
-                  record={{
-                    entity: config.entity,
-                    id: record.data.id,
-                    version: record.data.version,
-                    valuesOf: config.valuesOf,
-                    onReload: (current) => void showRecord(current),
-                    read: () => api.fetch(record.data?.id ?? 0),
-                  }}
-                />
-                <Group justify="flex-start">
-                  <Button color="red" variant="light" onClick={confirmModal.open}>
-                    Delete
-                  </Button>
-                </Group>
-              </>
-            ) : null}
-            <Divider />
-            <HistorySection changedAt={record.data.updatedAt} entity={config.entity} entityId={record.data.id} />
-          </Stack>
-        ) : null}
+        <RecordState read={record} noun={noun}>
+          {(current) => (
+            <Stack>
+              {canEdit ? null : <Facts items={config.facts(current)} />}
+              {config.details(current)}
+              {canEdit ? (
+                <>
+                  <LookupForm
+                    key={current.updatedAt}
+                    schema={config.schema}
+                    initialValues={config.valuesOf(current)}
+                    fields={config.fields}
+                    submitLabel="Save changes"
+                    mutation={save(current)}
+                    record={{
+                      entity: config.entity,
+                      id: current.id,
+                      version: current.version,
+                      valuesOf: config.valuesOf,
+                      onReload: (current) => void showRecord(current),
+                      read: api.fetch,
+                    }}
+                  />
+                  <Group justify="flex-start">
+                    <Button color="red" variant="light" onClick={confirmModal.open}>
+                      Delete
+                    </Button>
+                  </Group>
+                </>
+              ) : null}
+              <Divider />
+              <HistorySection changedAt={current.updatedAt} entity={config.entity} entityId={current.id} />
+            </Stack>
+          )}
+        </RecordState>
       </RecordDrawer>
       <ConfirmDialog
         opened={confirming && canEdit}

@@ -4,7 +4,7 @@ import { Spotlight, createSpotlight, type SpotlightStore } from '@mantine/spotli
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { recordAddress } from '../../lib/paths';
+import { recordAddress } from '../../lib/links';
 import { notify } from '../../lib/toast/notify';
 import { KIND_LABELS } from './kind-labels';
 import { lineSource, useSearchResults } from './api';

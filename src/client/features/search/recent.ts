@@ -1,4 +1,4 @@
-import { STORE_NAME } from '../../../shared/constants';
+import { STORE_NAME } from '../../lib/constants';
 
 /** A choice made in the palette, shown again while its box is empty. */
 export interface RecentChoice {

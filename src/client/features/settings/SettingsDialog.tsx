@@ -1,7 +1,7 @@
 import { Group, Modal, NavLink, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
-import type { SettingsTab } from '../../../shared/constants';
+import type { SettingsTab } from '../../lib/constants';
 import { DatabaseTab } from './DatabaseTab';
 import { ProfileTab } from './ProfileTab';
 import { SecurityTab } from './SecurityTab';

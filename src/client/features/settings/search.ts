@@ -1,4 +1,4 @@
-import { SETTINGS_TABS } from '../../../shared/constants';
+import { SETTINGS_TABS } from '../../lib/constants';
 import { optionalBoolean, optionalOneOf, useTypedSearch } from '../../lib/search';
 
 /** Search values of the authenticated layout: `settings` opens the dialog, `tab` picks its tab. */

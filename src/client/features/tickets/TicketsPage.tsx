@@ -1,4 +1,4 @@
-import { Badge, Button, Center, Divider, Loader, Stack, Text } from '@mantine/core';
+import { Badge, Button, Divider, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMemo } from 'react';
 import type { TicketPayload } from '../../../shared/schemas/tickets';
@@ -20,6 +20,7 @@ import { ticketSort, useTicketsSearch } from './search';
 import { TicketFilters } from './TicketFilters';
 import { NEW_TICKET, TicketForm, editableFields } from './TicketForm';
 import { TimeSection } from './TimeSection';
+import { RecordState } from '../../lib/ui/RecordState';
 
 const COLUMNS: Column<Ticket>[] = [
   { key: 'id', label: '#', sort: 'id', render: (t) => t.id },
@@ -64,12 +65,12 @@ export function TicketsPage() {
 
   const showTicket = (current: Ticket) => Promise.all([ticket.mutate(current, { revalidate: false }), tickets.mutate()]);
 
-  const save: Mutation<TicketPayload, Ticket> = {
-    send: (values, ifMatch) => updateTicket(id ?? 0, values, ifMatch),
+  const save = (edited: Ticket): Mutation<TicketPayload, Ticket> => ({
+    send: (values, ifMatch) => updateTicket(edited.id, values, ifMatch),
     success: (updated) => ['Ticket saved', `#${updated.id}`],
     failure: 'Ticket not saved',
     onSuccess: showTicket,
-  };
+  });
 
   return (
     <>
@@ -92,45 +93,41 @@ export function TicketsPage() {
         <TicketForm initialValues={NEW_TICKET} options={options} submitLabel="Create ticket" mutation={create} draftKey="ticket:new" />
       </FormModal>
       <RecordDrawer opened={id !== undefined} onClose={() => setSearch({ id: undefined })} title={ticket.data ? `#${ticket.data.id} ${ticket.data.title}` : `Ticket #${id ?? ''}`}>
-        {ticket.error ? <Text c="red">{ticket.error.message}</Text> : null}
-        {!ticket.data && !ticket.error ? (
-          <Center py="xl" aria-busy="true">
-            <Loader aria-label="Loading ticket" />
-          </Center>
-        ) : null}
-        {ticket.data ? (
-          <Stack>
-            <Text size="xs" c="dimmed">
-              Reported by {ticket.data.reporterName ?? 'unknown'} on {formatDate(ticket.data.createdAt)}
-              {ticket.data.resolvedAt ? ` · resolved ${formatDate(ticket.data.resolvedAt)}` : ''}
-            </Text>
-            <TicketForm
-              key={ticket.data.updatedAt}
-              initialValues={editableFields(ticket.data)}
-              options={options}
-              submitLabel="Save ticket"
-              mutation={save}
-              draftKey={`ticket:${ticket.data.id}`}
-              record={{
-                entity: 'ticket',
-                id: ticket.data.id,
-                version: ticket.data.version,
-                valuesOf: editableFields,
-                onReload: (current) => void showTicket(current),
-                read: () => fetchTicket(ticket.data?.id ?? 0),
-                formats: historyFormats,
-              }}
-            />
-            <Divider />
-            <TimeSection ticketId={ticket.data.id} />
-            <Divider />
-            <CommentsSection ticketId={ticket.data.id} people={assigneeOptions(options, null)} />
-            <Divider />
-            <AttachmentsSection ticketId={ticket.data.id} />
-            <Divider />
-            <HistorySection changedAt={ticket.data.updatedAt} entity="ticket" entityId={ticket.data.id} formats={historyFormats} />
-          </Stack>
-        ) : null}
+        <RecordState read={ticket} noun="Ticket">
+          {(current) => (
+            <Stack>
+              <Text size="xs" c="dimmed">
+                Reported by {current.reporterName ?? 'unknown'} on {formatDate(current.createdAt)}
+                {current.resolvedAt ? ` · resolved ${formatDate(current.resolvedAt)}` : ''}
+              </Text>
+              <TicketForm
+                key={current.updatedAt}
+                initialValues={editableFields(current)}
+                options={options}
+                submitLabel="Save ticket"
+                mutation={save(current)}
+                draftKey={`ticket:${current.id}`}
+                record={{
+                  entity: 'ticket',
+                  id: current.id,
+                  version: current.version,
+                  valuesOf: editableFields,
+                  onReload: (current) => void showTicket(current),
+                  read: fetchTicket,
+                  formats: historyFormats,
+                }}
+              />
+              <Divider />
+              <TimeSection ticketId={current.id} />
+              <Divider />
+              <CommentsSection ticketId={current.id} people={assigneeOptions(options, null)} />
+              <Divider />
+              <AttachmentsSection ticketId={current.id} />
+              <Divider />
+              <HistorySection changedAt={current.updatedAt} entity="ticket" entityId={current.id} formats={historyFormats} />
+            </Stack>
+          )}
+        </RecordState>
       </RecordDrawer>
     </>
   );

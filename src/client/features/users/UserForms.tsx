@@ -73,7 +73,7 @@ export function EditUserForm({ user, mutation, onReload }: EditUserFormProps) {
       mutation={mutation}
       validate={validateUpdate}
       initialValues={userValues(user)}
-      record={{ entity: 'user', id: user.id, version: user.version, valuesOf: userValues, onReload, read: () => fetchUser(user.id) }}
+      record={{ entity: 'user', id: user.id, version: user.version, valuesOf: userValues, onReload, read: fetchUser }}
     >
       {({ submitting }) => (
         <Stack>

@@ -1,4 +1,4 @@
-import { Button, Center, Divider, Group, Loader, Select, Stack, Text } from '@mantine/core';
+import { Button, Divider, Group, Select, Stack, Text } from '@mantine/core';
 import { USER_STATUSES, type CreateUserPayload, type ResetPasswordPayload, type UpdateUserPayload } from '../../../shared/schemas/users';
 import type { User } from '../../../shared/types';
 import { HistorySection } from '../../lib/audit/HistorySection';
@@ -17,6 +17,7 @@ import { useUsersSearch } from './search';
 import { RoleBadge } from './RoleBadge';
 import { CreateUserForm, EditUserForm, ResetPasswordForm } from './UserForms';
 import { UserDetails } from './UserDetails';
+import { RecordState } from '../../lib/ui/RecordState';
 
 const STATUS_OPTIONS = [
   { value: 'active', label: 'Active' },
@@ -118,34 +119,32 @@ export function UsersPage() {
       />
       <RecordDrawer opened={panel !== null} onClose={close} title={title} keys={['id', 'component']}>
         {panel === 'create' ? <CreateUserForm mutation={create} /> : null}
-        {panel && panel !== 'create' && selected.error ? <Text c="red">{selected.error.message}</Text> : null}
-        {panel && panel !== 'create' && !selected.data && !selected.error ? (
-          <Center py="xl" aria-busy="true">
-            <Loader aria-label="Loading user" />
-          </Center>
-        ) : null}
-        {panel === 'details' && selected.data ? (
-          <UserDetails
-            user={selected.data}
-            canManage={canManage}
-            busy={toggleActive.busy}
-            isSelf={selected.data.id === me?.id}
-            onEdit={() => setSearch({ component: 'edit' })}
-            onToggleActive={() => selected.data && void toggleActive.run(selected.data)}
-          />
-        ) : null}
-        {panel === 'edit' && selected.data ? (
-          <Stack>
-            <EditUserForm key={selected.data.updatedAt} user={selected.data} mutation={save} onReload={(current) => void showUser(current)} />
-            <Divider />
-            <ResetPasswordForm user={selected.data} mutation={resetPassword} />
-          </Stack>
-        ) : null}
-        {panel && panel !== 'create' && selected.data ? (
-          <>
-            <Divider my="md" />
-            <HistorySection changedAt={selected.data.updatedAt} entity="user" entityId={selected.data.id} />
-          </>
+        {panel && panel !== 'create' ? (
+          <RecordState read={selected} noun="User">
+            {(user) => (
+              <>
+                {panel === 'details' ? (
+                  <UserDetails
+                    user={user}
+                    canManage={canManage}
+                    busy={toggleActive.busy}
+                    isSelf={user.id === me?.id}
+                    onEdit={() => setSearch({ component: 'edit' })}
+                    onToggleActive={() => void toggleActive.run(user)}
+                  />
+                ) : null}
+                {panel === 'edit' ? (
+                  <Stack>
+                    <EditUserForm key={user.updatedAt} user={user} mutation={save} onReload={(current) => void showUser(current)} />
+                    <Divider />
+                    <ResetPasswordForm user={user} mutation={resetPassword} />
+                  </Stack>
+                ) : null}
+                <Divider my="md" />
+                <HistorySection changedAt={user.updatedAt} entity="user" entityId={user.id} />
+              </>
+            )}
+          </RecordState>
         ) : null}
       </RecordDrawer>
     </>

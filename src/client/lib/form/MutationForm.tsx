@@ -22,8 +22,8 @@ export interface EditedRecord<V, R> {
   onReload?: (current: R) => void;
   /** Readable values in the notice's list of their changes. */
   formats?: ValueFormats;
-  /** Reads the record as it now is, when someone else saves it while the form is open. */
-  read?: () => Promise<R>;
+  /** Reads the record (by its id) as it now is, when someone else saves it while the form is open. */
+  read?: (id: number) => Promise<R>;
 }
 
 interface MutationFormProps<V extends object, R> {

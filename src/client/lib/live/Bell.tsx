@@ -5,7 +5,7 @@ import type { Notification } from '../../../shared/types';
 import { callApi } from '../endpoints';
 import { formatDateTime } from '../format';
 import { useApi } from '../use-api';
-import { links } from '../paths';
+import { links } from '../links';
 
 const WHAT: Record<Notification['kind'], string> = {
   assigned: 'assigned you',

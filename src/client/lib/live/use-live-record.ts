@@ -9,7 +9,7 @@ interface LiveRecord<R> {
   id: number;
   version: number | undefined;
   /** Reads the record as it now is. */
-  read?: () => Promise<R>;
+  read?: (id: number) => Promise<R>;
   /** Shows it in a clean form (and everywhere else on the page). */
   onReload?: (current: R) => void;
 }
@@ -40,7 +40,7 @@ export const useLiveRecord = <V, R>(record: LiveRecord<R> | undefined, form: For
     const check = async (actorName: string | null) => {
       const { record: current, conflict: showConflict } = latest.current;
       if (!current?.read) return;
-      const now = await current.read();
+      const now = await current.read(current.id);
       if (versionOf(now) === current.version) return;
       if (form.getState().dirty) showConflict(now);
       else {

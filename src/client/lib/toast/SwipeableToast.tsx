@@ -1,7 +1,7 @@
 import { CloseButton } from '@mantine/core';
 import { useRef, useState, type PointerEvent, type ReactNode } from 'react';
 import toast, { type Toast } from 'react-hot-toast';
-import { TOAST } from '../../../shared/constants';
+import { TOAST } from '../constants';
 import classes from './toast.module.css';
 
 /** A toast card with a close button that also dismisses when swiped sideways 45 px or more. */

@@ -1,7 +1,7 @@
 import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useRef } from 'react';
 import toast, { Toaster, resolveValue, useToasterStore } from 'react-hot-toast';
-import { TOAST } from '../../../shared/constants';
+import { TOAST } from '../constants';
 import { clearanceBottom, useClearanceVersion } from './clearance';
 import { SwipeableToast } from './SwipeableToast';
 

@@ -1,5 +1,5 @@
 import toast from 'react-hot-toast';
-import { TOAST } from '../../../shared/constants';
+import { TOAST } from '../constants';
 import { ToastContent, type ToastKind } from './ToastContent';
 
 const show = (kind: ToastKind, title: string, description?: string) => {

@@ -1,6 +1,6 @@
 import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
-import { PAGES } from '../paths';
+import { PAGES } from '../pages';
 
 /** What a page shows, inside the shell, to a role that may not open it. */
 export function NoAccess({ who }: { who: string }) {

@@ -1,29 +1,7 @@
 import type { AuditEntity } from '../../shared/schemas/audit';
 import type { InvoiceSource } from '../../shared/schemas/invoices';
 import type { SearchResultType } from '../../shared/schemas/search';
-
-/**
- * Every page's address (docs/architecture.md#pages-and-navigation). The route table in app/ is
- * built from these, and features link through them and the builders below, so a link cannot name
- * a page the router does not have.
- */
-export const PAGES = {
-  login: '/login',
-  dashboard: '/dashboard',
-  users: '/users',
-  tickets: '/tickets',
-  companies: '/lookups/companies',
-  ticketCategories: '/lookups/ticket-categories',
-  autofi: '/invoices/autofi',
-  threeDTracking: '/invoices/3dtracking',
-  gifs: '/invoices/gifs',
-  gifsStatements: '/invoices/gifs/statement',
-  gifsSla: '/invoices/gifs/sla',
-  gifsAzure: '/invoices/gifs/azure',
-  timesheet: '/reports/timesheet',
-  ticketReport: '/reports/ticket-report',
-  audit: '/audit',
-} as const;
+import { PAGES } from './pages';
 
 /** Each invoice source's ledger page. */
 const LEDGER_PAGES: Record<InvoiceSource, string> = {
