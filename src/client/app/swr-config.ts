@@ -1,8 +1,9 @@
 import type { SWRConfiguration } from 'swr';
 
 /**
- * docs/architecture.md#reading-data-in-the-client: nothing is cached or shared between mounts and nothing is retried. A fresh cache
- * Map per <SWRConfig> plus zero dedupe keeps every mount's data its own.
+ * docs/architecture.md#reading-data-in-the-client: nothing is retried, nothing revalidates behind
+ * the person's back, and no request is skipped as a duplicate. What is kept, and for how long, is
+ * one rule written in lib/use-api.ts: an entry lives while a mounted hook reads it.
  */
 export const swrConfig: SWRConfiguration = {
   provider: () => new Map(),
