@@ -195,6 +195,9 @@ describe('users page', () => {
     const page = await chrome.open();
     await page.goto('/users/?id=999999');
     await drawer(page).getByText('User not found').waitFor();
+    // A failed read says so under its own title and offers to ask again.
+    await drawer(page).getByRole('button', { name: 'Try again' }).waitFor();
+    await screenshot(page, 'users-not-found-desktop');
   });
 
   it('at phone width renders its h1 and the user drawer fills the screen', async () => {
