@@ -581,3 +581,13 @@ const SIGNED_IN: Record<Exclude<AppPath, '/login'>, { path: string; heading: str
 };
 
 export const SIGNED_IN_PAGES = Object.values(SIGNED_IN);
+
+/**
+ * Resolves once the page's live socket has said hello: call before the navigation that opens it.
+ * A change published before then is not sent to the page, so a test that waits for one waits
+ * for this first.
+ */
+export const liveHello = async (page: Page) => {
+  const socket = await page.waitForEvent('websocket', { predicate: (ws) => ws.url().includes('/api/v1/live') });
+  await socket.waitForEvent('framereceived', { predicate: (frame) => String(frame.payload).includes('"hello"') });
+};

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { THEME_STORAGE_KEY } from '../../src/client/lib/constants';
 import type { Ticket } from '../../src/shared/types';
 import { mentionToken } from '../../src/shared/mentions';
-import { DESKTOP, PHONE, POLL, adminApi, adminSession, apiAs, browserPerFile, drawer, makeAccount, screenshot, sessionFor, tableLoaded, tableRows, uniqueTag } from './fixtures';
+import { DESKTOP, PHONE, POLL, adminApi, adminSession, apiAs, browserPerFile, drawer, liveHello, makeAccount, screenshot, sessionFor, tableLoaded, tableRows, uniqueTag } from './fixtures';
 
 // Two people at once (docs/architecture.md#live-updates): what one saves shows in the other's
 // open list and drawer without a reload, they see each other on a record, and the bell counts.
@@ -19,9 +19,9 @@ const colleague = async () => {
 
 /** Goes to `path` and waits for the page's live socket to say hello. */
 const gotoLive = async (page: Page, path: string) => {
-  const socket = page.waitForEvent('websocket', { predicate: (ws) => ws.url().includes('/api/v1/live') });
+  const hello = liveHello(page);
   await page.goto(path);
-  await (await socket).waitForEvent('framereceived', { predicate: (frame) => String(frame.payload).includes('"hello"') });
+  await hello;
 };
 const noReload = async (page: Page) => {
   await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));

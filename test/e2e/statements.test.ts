@@ -14,6 +14,7 @@ import {
   expectText,
   fieldError,
   heading,
+  liveHello,
   modal,
   moneyInPage,
   screenshot,
@@ -107,7 +108,9 @@ describe('statement transitions in the page', () => {
   it('a move asked for on a page that went stale gets 409, says so, and the page shows the statement as it now is', async () => {
     const statement = await openStatement(await newCompany('2 Dock Road'), [{ description: 'Support', quantity: 2, unitPriceCents: 2_500 }]);
     const page = await chrome.open();
+    const hello = liveHello(page);
     const view = await openInDrawer(page, statement);
+    await hello;
     await expectText(statusBadge(page), 'Open');
     await view.getByRole('button', { name: 'Issue statement' }).click();
     await issue(statement); // someone else issues it while the question is open
