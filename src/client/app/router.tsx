@@ -12,7 +12,7 @@ import { PAGES } from '../lib/pages';
 /** A table route as the router's, its path relative to `parent` (the index when it is the parent's own). */
 const toRouteObject = (route: TableRoute, parent = ''): RouteObject => {
   const tabs = tabsOf(route);
-  const props = route.page.props || tabs ? { ...route.page.props, ...(tabs && { tabs }) } : undefined;
+  const props = tabs ? { ...route.page.props, tabs } : route.page.props;
   const lazy = lazyPage(route.page.load, route.page.name, props);
   if (route.path === parent) return { index: true, lazy };
   return {

@@ -1,6 +1,7 @@
 import type { AuditEntity } from '../../shared/schemas/audit';
 import type { InvoiceSource } from '../../shared/schemas/invoices';
 import type { SearchResultType } from '../../shared/schemas/search';
+import { withQuery } from './endpoints';
 import { PAGES } from './pages';
 
 /** Each invoice source's ledger page. */
@@ -11,20 +12,10 @@ const LEDGER_PAGES: Record<InvoiceSource, string> = {
   'gifs-azure': PAGES.gifsAzure,
 };
 
-type SearchValues = Record<string, string | number | boolean | undefined>;
-
-/** `path` with the values that are set as its search, in the order given. */
-const withSearch = (path: string, values: SearchValues) => {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(values)) if (value !== undefined && value !== false) search.set(name, String(value));
-  const query = search.toString();
-  return query ? `${path}?${query}` : path;
-};
-
 /** Addresses that open one record, or one view, in its page. */
 export const links = {
   /** The ticket list filtered as given (the names the tickets page reads). */
-  tickets: (view: { open?: boolean; mine?: boolean; overdue?: boolean; sort?: 'dueAt' }) => withSearch(`${PAGES.tickets}/`, view),
+  tickets: (view: { open?: true; mine?: true; overdue?: true; sort?: 'dueAt' }) => withQuery(`${PAGES.tickets}/`, view),
   ticket: (id: number) => `${PAGES.tickets}/?id=${id}`,
   user: (id: number) => `${PAGES.users}/?id=${id}`,
   company: (id: number) => `${PAGES.companies}/?id=${id}`,

@@ -107,7 +107,7 @@ export function LedgerPage({ source }: { source: InvoiceSource }) {
         <RecordState read={line} noun="Line">
           {(current) => (
             <Stack>
-              <LineEditor key={current.updatedAt} line={current} canEdit={canEdit} mutation={save(current)} onReload={(current) => void showLine(current)} />
+              <LineEditor key={current.updatedAt} line={current} canEdit={canEdit} mutation={save(current)} onReload={(reloaded) => void showLine(reloaded)} />
               {canEdit && current.status === 'draft' ? (
                 <DeleteLineButton
                   line={current}

@@ -177,7 +177,7 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
                       id: current.id,
                       version: current.version,
                       valuesOf: config.valuesOf,
-                      onReload: (current) => void showRecord(current),
+                      onReload: (reloaded) => void showRecord(reloaded),
                       read: api.fetch,
                     }}
                   />

@@ -112,7 +112,7 @@ export function TicketsPage() {
                   id: current.id,
                   version: current.version,
                   valuesOf: editableFields,
-                  onReload: (current) => void showTicket(current),
+                  onReload: (reloaded) => void showTicket(reloaded),
                   read: fetchTicket,
                   formats: historyFormats,
                 }}

@@ -16,23 +16,22 @@ export const useFocusFirstInvalidOnSubmit = () => {
     const onSubmit = (event: SubmitEvent) => {
       const form = event.target;
       if (!(form instanceof HTMLFormElement)) return;
-      const observer = new MutationObserver(() => look());
-      const timer = setTimeout(() => done(), WAIT_MS);
-      const act = () => done();
-      function done() {
+      const done = () => {
         observer.disconnect();
         clearTimeout(timer);
-        document.removeEventListener('keydown', act, { capture: true });
-        document.removeEventListener('pointerdown', act, { capture: true });
-      }
-      function look() {
-        const invalid = form instanceof HTMLFormElement ? form.querySelector<HTMLElement>('[aria-invalid="true"]') : null;
+        document.removeEventListener('keydown', done, { capture: true });
+        document.removeEventListener('pointerdown', done, { capture: true });
+      };
+      const look = () => {
+        const invalid = form.querySelector<HTMLElement>('[aria-invalid="true"]');
         if (!invalid) return;
         done();
         if (document.activeElement !== invalid) invalid.focus();
-      }
-      document.addEventListener('keydown', act, { capture: true, once: true });
-      document.addEventListener('pointerdown', act, { capture: true, once: true });
+      };
+      const observer = new MutationObserver(look);
+      const timer = setTimeout(done, WAIT_MS);
+      document.addEventListener('keydown', done, { capture: true, once: true });
+      document.addEventListener('pointerdown', done, { capture: true, once: true });
       observer.observe(form, { subtree: true, attributes: true, attributeFilter: ['aria-invalid'] });
       // Errors already drawn (a second submit of the same mistakes) change no attribute: look now too.
       queueMicrotask(look);

@@ -96,15 +96,15 @@ const lineEdit = (db: D1Database, id: number, changes: LineChanges, audit: Audit
   const list = assignments(changes, COLUMNS);
   // The recomputed amount follows from the quantity and price the audit entry records.
   const guard = lineEditRules(changes);
-  const first = 6;
-  const set = [setSql(list, first), 'amount_cents = coalesce(?3, quantity) * coalesce(?4, unit_price_cents)', `updated_at = ${NOW_SQL}`, VERSION_BUMP]
+  const first = 5;
+  const set = [setSql(list, first), 'amount_cents = coalesce(?2, quantity) * coalesce(?3, unit_price_cents)', `updated_at = ${NOW_SQL}`, VERSION_BUMP]
     .filter(Boolean)
     .join(', ');
   return [
     auditUpdated(db, audit, { ...LINE_AUDIT, id, values: changes, guard, version }),
     db
-      .prepare(`UPDATE invoice_lines SET ${set} WHERE id = ?1 AND ${versionMatches(5)} AND ${guard} RETURNING id`)
-      .bind(id, changes.status ?? null, changes.quantity ?? null, changes.unitPriceCents ?? null, version ?? null, ...valuesOf(list)),
+      .prepare(`UPDATE invoice_lines SET ${set} WHERE id = ?1 AND ${versionMatches(4)} AND ${guard} RETURNING id`)
+      .bind(id, changes.quantity ?? null, changes.unitPriceCents ?? null, version ?? null, ...valuesOf(list)),
     db
       .prepare(
         `UPDATE statements SET total_cents = ${STATEMENT_SUM}, updated_at = ${NOW_SQL}, ${VERSION_BUMP}
