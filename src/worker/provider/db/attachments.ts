@@ -112,7 +112,7 @@ export const refusalOf = async (db: D1Database, ticketId: number, commentId: num
  */
 export const deleteAttachment = async (db: D1Database, id: number, by: AuditContext & { actorId: number }, mayDeleteAny: boolean) => {
   const [, deleted] = await db.batch([
-    auditDeleted(db, by, { ...AUDIT, action: 'detach', id, guard: '?6 = 1 OR r.user_id = ?7', guardParams: [mayDeleteAny ? 1 : 0, by.actorId] }),
+    auditDeleted(db, by, { ...AUDIT, action: 'detach', id, where: [(bind) => `${bind(mayDeleteAny ? 1 : 0)} = 1 OR r.user_id = ${bind(by.actorId)}`] }),
     db.prepare('DELETE FROM attachments WHERE id = ?1 AND (?2 = 1 OR user_id = ?3) RETURNING key').bind(id, mayDeleteAny ? 1 : 0, by.actorId),
   ]);
   return rowsOf<{ key: string }>(deleted)[0]?.key ?? null;

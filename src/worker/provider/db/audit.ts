@@ -2,7 +2,7 @@ import { SETUP_REQUEST_ID, type AuditQuery } from '../../../shared/schemas/audit
 import type { AuditAction, AuditEntity, AuditEntry } from '../../../shared/types';
 import { nameAuditEntries } from './audit-names';
 import { listSql, readPage, type ListSpec } from './pagination';
-import { versionMatches } from './versions';
+import { columnOf, conditionsSql, parameters, whereSql, type Condition, type MaybeCondition, type SqlStatement } from './sql';
 import { AUDIT_SELECT, toAuditEntry, type AuditRow } from './rows';
 
 /**
@@ -66,10 +66,9 @@ const changesSql = (changes: FieldChange[], marks: readonly string[]) => {
 interface RowEntry {
   action: AuditAction;
   entity: AuditEntity;
-  /** The row the entry reads, aliased `r`, chosen by `where` (parameters from ?5 on). */
+  /** The row the entry reads, aliased `r`, chosen by `where`. */
   table: string;
-  where: string;
-  params: unknown[];
+  where: MaybeCondition[];
   /** The column of `r` holding the id of the record whose history this is. */
   entityColumn: string;
   changes: (bind: (value: unknown) => string) => FieldChange[];
@@ -78,20 +77,14 @@ interface RowEntry {
   skipUnchanged?: boolean;
 }
 
-/** SQL with numbered parameters (?1, ?2, …) and their values. */
-export interface SqlStatement {
-  sql: string;
-  params: unknown[];
-}
-
 const rowEntrySql = ({ actorId, requestId }: AuditContext, entry: RowEntry): SqlStatement => {
-  const params: unknown[] = [actorId, entry.action, entry.entity, requestId, ...entry.params];
-  const bind = (value: unknown) => `?${params.push(value)}`;
+  const { params, bind } = parameters([actorId, entry.action, entry.entity, requestId]);
+  const where = conditionsSql(entry.where, bind, 'r');
   const changes = changesSql(entry.changes(bind), entry.marks ?? []);
   return {
     sql: `INSERT INTO audit_log (actor_id, action, entity, entity_id, changes, request_id)
        SELECT ?1, ?2, ?3, e.entity_id, e.changes, ?4
-       FROM (SELECT r.${entry.entityColumn} AS entity_id, ${changes} AS changes FROM ${entry.table} r WHERE ${entry.where}) e
+       FROM (SELECT r.${entry.entityColumn} AS entity_id, ${changes} AS changes FROM ${entry.table} r WHERE ${where}) e
        ${entry.skipUnchanged ? "WHERE e.changes <> '{}'" : ''}`,
     params,
   };
@@ -117,8 +110,7 @@ const createdEntry = ({ action = 'create', entity, table, fields, entityColumn =
   table,
   // changes(): an INSERT guarded by its own WHERE may add nothing, and last_insert_rowid()
   // would then still name an older row.
-  where: 'r.rowid = last_insert_rowid() AND changes() > 0',
-  params: [],
+  where: ['r.rowid = last_insert_rowid() AND changes() > 0'],
   entityColumn,
   changes: () => Object.entries(fields).map(([field, sql]) => ({ field, before: NULL_JSON, after: sql })),
 });
@@ -129,6 +121,11 @@ export const auditCreated = (db: D1Database, context: AuditContext, created: Cre
 /** The same entry as SQL and values, for statements that run outside a D1 binding. */
 export const auditCreatedSql = (context: AuditContext, created: Created) => rowEntrySql(context, createdEntry(created));
 
+const idIs =
+  (id: number): Condition =>
+  (bind, row) =>
+    `${columnOf(row, 'id')} = ${bind(id)}`;
+
 interface Updated {
   action?: AuditAction;
   entity: AuditEntity;
@@ -137,12 +134,11 @@ interface Updated {
   fields: AuditFields;
   /** The new values by API field; those not in `fields` or undefined are not recorded. */
   values: object;
-  /** The UPDATE's own extra condition on the row (unqualified columns), so both match alike. */
-  guard?: string;
-  /** Values the guard reads, bound from ?7 on. */
-  guardParams?: unknown[];
-  /** The version the UPDATE expects the row at (If-Match); the entry then expects it too. */
-  version?: number;
+  /**
+   * The UPDATE's own conditions beyond the id (`versionMatches`, the write's rules), the very
+   * objects its WHERE is rendered from, so the entry exists exactly when the change does.
+   */
+  where?: MaybeCondition[];
   marks?: readonly string[];
   /** For comments and time entries: the ticket they belong to. */
   entityColumn?: string;
@@ -152,14 +148,13 @@ interface Updated {
 export const auditUpdated = (
   db: D1Database,
   context: AuditContext,
-  { action = 'update', entity, table, id, fields, values, guard, guardParams = [], version, marks, entityColumn = 'id' }: Updated,
+  { action = 'update', entity, table, id, fields, values, where = [], marks, entityColumn = 'id' }: Updated,
 ) =>
   rowEntry(db, context, {
     action,
     entity,
     table,
-    where: `r.id = ?5 AND ${versionMatches(6)}${guard ? ` AND (${guard})` : ''}`,
-    params: [id, version ?? null, ...guardParams],
+    where: [idIs(id), ...where],
     entityColumn,
     marks,
     skipUnchanged: true,
@@ -177,19 +172,17 @@ interface Deleted {
   fields: AuditFields;
   /** For a payment: the statement it belongs to. */
   entityColumn?: string;
-  /** The DELETE's own extra condition on the row, so the entry exists exactly when the delete does; its values bound from ?6 on. */
-  guard?: string;
-  guardParams?: unknown[];
+  /** The DELETE's own conditions beyond the id, so the entry exists exactly when the delete does. */
+  where?: MaybeCondition[];
 }
 
 /** The entry for a DELETE that follows it in the batch: every field with a value, to null. */
-export const auditDeleted = (db: D1Database, context: AuditContext, { action = 'delete', entity, table, id, fields, entityColumn = 'id', guard, guardParams = [] }: Deleted) =>
+export const auditDeleted = (db: D1Database, context: AuditContext, { action = 'delete', entity, table, id, fields, entityColumn = 'id', where = [] }: Deleted) =>
   rowEntry(db, context, {
     action,
     entity,
     table,
-    where: guard ? `r.id = ?5 AND (${guard})` : 'r.id = ?5',
-    params: [id, ...guardParams],
+    where: [idIs(id), ...where],
     entityColumn,
     changes: () => Object.entries(fields).map(([field, sql]) => ({ field, before: sql, after: NULL_JSON })),
   });
@@ -207,30 +200,21 @@ export const auditEvent = (db: D1Database, { actorId, requestId }: AuditContext,
     .prepare('INSERT INTO audit_log (actor_id, action, entity, entity_id, changes, request_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)')
     .bind(actorId, action, entity, entityId, JSON.stringify(changes), requestId);
 
-const filters = (query: AuditQuery) => {
-  const clauses: string[] = [];
-  const params: unknown[] = [];
-  const add = (sql: string, value: unknown) => clauses.push(sql.replace('?', `?${params.push(value)}`));
-  if (query.entity) add('a.entity = ?', query.entity);
-  if (query.entityId) add('a.entity_id = ?', query.entityId);
-  if (query.actorId) add('a.actor_id = ?', query.actorId);
-  if (query.action) add('a.action = ?', query.action);
-  if (query.from) add('a.at >= ?', query.from);
-  if (query.to) add("a.at < date(?, '+1 day')", query.to);
-  return { clauses, params };
-};
-
-const whereOf = (clauses: string[]) => (clauses.length ? `WHERE ${clauses.join(' AND ')}` : '');
+const filters = (query: AuditQuery): MaybeCondition[] => [
+  query.entity && ((bind) => `a.entity = ${bind(query.entity)}`),
+  query.entityId && ((bind) => `a.entity_id = ${bind(query.entityId)}`),
+  query.actorId && ((bind) => `a.actor_id = ${bind(query.actorId)}`),
+  query.action && ((bind) => `a.action = ${bind(query.action)}`),
+  query.from && ((bind) => `a.at >= ${bind(query.from)}`),
+  query.to && ((bind) => `a.at < date(${bind(query.to)}, '+1 day')`),
+];
 
 /**
  * The SQL of one page of entries, newest first, and of their total. Ordered by (at, id): the
  * indexes end in `at` and SQLite keeps the rowid in every index, so a record's history, one
  * person's entries and the whole log each read an index in order (test/worker/query-plans.test.ts).
  */
-const auditList = (query: AuditQuery): ListSpec => {
-  const { clauses, params } = filters(query);
-  return { select: AUDIT_SELECT, counted: 'audit_log a', where: whereOf(clauses), orderBy: 'a.at DESC, a.id DESC', params };
-};
+const auditList = (query: AuditQuery): ListSpec => ({ select: AUDIT_SELECT, counted: 'audit_log a', orderBy: 'a.at DESC, a.id DESC', ...whereSql(filters(query)) });
 
 export const auditListSql = (query: AuditQuery) => listSql(auditList(query), query);
 
@@ -247,13 +231,17 @@ const EXPORT_CHUNK = 1000;
 export async function* allAudit(db: D1Database, query: AuditQuery): AsyncGenerator<AuditEntry[]> {
   let after: { at: string; id: number } | null = null;
   for (;;) {
-    const { clauses, params } = filters(query);
-    if (after) {
-      const at = `?${params.push(after.at)}`;
-      clauses.push(`(a.at < ${at} OR (a.at = ${at} AND a.id < ?${params.push(after.id)}))`);
-    }
+    const cursor = after;
+    const { where, params } = whereSql([
+      ...filters(query),
+      cursor &&
+        ((bind) => {
+          const at = bind(cursor.at);
+          return `a.at < ${at} OR (a.at = ${at} AND a.id < ${bind(cursor.id)})`;
+        }),
+    ]);
     const rows = (
-      await db.prepare(`${AUDIT_SELECT} ${whereOf(clauses)} ORDER BY a.at DESC, a.id DESC LIMIT ${EXPORT_CHUNK}`).bind(...params).all<AuditRow>()
+      await db.prepare(`${AUDIT_SELECT} ${where} ORDER BY a.at DESC, a.id DESC LIMIT ${EXPORT_CHUNK}`).bind(...params).all<AuditRow>()
     ).results.map(toAuditEntry);
     if (rows.length) yield rows;
     const last = rows[rows.length - 1];

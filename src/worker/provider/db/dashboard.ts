@@ -2,7 +2,7 @@ import { addDays, DAY_MS, utcDay, weekStart } from '../../../shared/dates';
 import type { DashboardSummary } from '../../../shared/types';
 import { bucketsOf, countsOf, openedAndResolved } from './report-buckets';
 import { TICKET_SELECT, rowsOf, toTicket, type TicketRow } from './rows';
-import { OPEN_SQL, OVERDUE_SQL } from './tickets';
+import { OPEN_SQL, overdueSql } from './tickets';
 
 interface Figures {
   open_tickets: number;
@@ -29,7 +29,7 @@ export const dashboardSummary = async (db: D1Database, userId: number, today?: s
         `SELECT
            (SELECT count(*) FROM tickets t WHERE ${OPEN_SQL}) AS open_tickets,
            (SELECT count(*) FROM tickets t WHERE ${OPEN_SQL} AND t.assignee_id = ?1) AS my_open,
-           (SELECT count(*) FROM tickets t WHERE ${OVERDUE_SQL.replace('?', '?2')}) AS overdue,
+           (SELECT count(*) FROM tickets t WHERE ${overdueSql('?2')}) AS overdue,
            (SELECT count(*) FROM tickets WHERE resolved_at >= ?3) AS resolved_7,
            (SELECT coalesce(sum(minutes), 0) FROM time_entries WHERE work_date >= ?4) AS minutes_week,
            (SELECT coalesce(sum(amount_cents), 0) FROM invoice_lines WHERE status != 'invoiced') AS unbilled`,

@@ -1,5 +1,5 @@
-import { SETUP_ACTOR, auditCreatedSql, type SqlStatement } from './audit';
-import { uniqueOrConflict } from './sql';
+import { SETUP_ACTOR, auditCreatedSql } from './audit';
+import { uniqueOrConflict, type SqlStatement } from './sql';
 import { EMAIL_TAKEN, USER_AUDIT_FIELDS } from './users';
 
 export interface FirstAdmin {

@@ -6,7 +6,7 @@ import type { CheckedRow, CompanyIndex } from '../imports/check-rows';
 import type { AuditContext } from './audit';
 import { readPage } from './pagination';
 import { rowsOf, written } from './rows';
-import { NOW_SQL, fullName } from './sql';
+import { NOW_SQL, fullName, whereSql } from './sql';
 
 /**
  * Ledger imports (README "Ledger imports"). An import is one D1 batch, so all of its lines are
@@ -155,7 +155,7 @@ const toBatch = (row: BatchRow): ImportBatch => ({
 });
 
 export const listImports = async (db: D1Database, query: ImportListQuery) => {
-  const list = { select: BATCH_SELECT, counted: 'import_batches b', where: 'WHERE b.source = ?1', orderBy: 'b.id DESC', params: [query.source] };
+  const list = { select: BATCH_SELECT, counted: 'import_batches b', orderBy: 'b.id DESC', ...whereSql([(bind) => `b.source = ${bind(query.source)}`]) };
   return (await readPage(db, list, query, (rows: BatchRow[]) => rows.map(toBatch))).page;
 };
 

@@ -5,16 +5,15 @@ import { pageOf, pageWindow } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, type AuditContext } from './audit';
 import { assertReferencesExist } from './references';
 import { LINE_SELECT, rowsOf, toLine, written, type LineRow } from './rows';
-import { NOW_SQL, assignments, setSql, valuesOf } from './sql';
-import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
+import { NOW_SQL, assignments, columnOf, whereSql, type Bind, type Condition } from './sql';
+import { VERSION_BUMP, unlessStale, updateRecord, versionMatches } from './versions';
 
-const filters = (source: InvoiceSource, query: Pick<LineListQuery, 'period' | 'status'>) => {
-  const clauses = ['l.source = ?1'];
-  const params: unknown[] = [source];
-  if (query.period) clauses.push(`l.period = ?${params.push(query.period)}`);
-  if (query.status) clauses.push(`l.status = ?${params.push(query.status)}`);
-  return { where: `WHERE ${clauses.join(' AND ')}`, params };
-};
+const filters = (source: InvoiceSource, query: Pick<LineListQuery, 'period' | 'status'>) =>
+  whereSql([
+    (bind) => `l.source = ${bind(source)}`,
+    query.period && ((bind) => `l.period = ${bind(query.period)}`),
+    query.status && ((bind) => `l.status = ${bind(query.status)}`),
+  ]);
 
 /** One ledger page plus the totals of every line the filters match, not just this page. */
 export const listLines = async (db: D1Database, source: InvoiceSource, query: LineListQuery): Promise<LinePage> => {
@@ -75,15 +74,19 @@ export const insertLine = async (db: D1Database, source: InvoiceSource, line: Li
 
 /**
  * The rules of docs/architecture.md#billing-lines-and-statements for a line edit: a line on an
- * issued or paid statement is frozen, and a line on a statement cannot return to draft. Written
- * once over the line's columns unqualified, so the UPDATE (over invoice_lines) and its audit entry
- * (over the row as r) say them alike: the entry exists exactly when the edit does.
+ * issued or paid statement is frozen, and a line on a statement cannot return to draft. One
+ * condition for the UPDATE (over invoice_lines) and its audit entry (over the row as r): the
+ * entry exists exactly when the edit does.
  */
-const lineEditRules = (changes: LineChanges) =>
-  [
-    "(statement_id IS NULL OR (SELECT s.status FROM statements s WHERE s.id = statement_id) = 'open')",
-    ...(changes.status === 'draft' ? ['statement_id IS NULL'] : []),
-  ].join(' AND ');
+export const lineEditRules =
+  (changes: Pick<LineChanges, 'status'>): Condition =>
+  (_, row) => {
+    const statement = columnOf(row, 'statement_id');
+    return [
+      `(${statement} IS NULL OR (SELECT s.status FROM statements s WHERE s.id = ${statement}) = 'open')`,
+      ...(changes.status === 'draft' ? [`${statement} IS NULL`] : []),
+    ].join(' AND ');
+  };
 export const STATEMENT_SUM = '(SELECT coalesce(sum(amount_cents), 0) FROM invoice_lines WHERE statement_id = statements.id)';
 
 /**
@@ -93,18 +96,13 @@ export const STATEMENT_SUM = '(SELECT coalesce(sum(amount_cents), 0) FROM invoic
  * With `version` (If-Match) the line must also still be at that version.
  */
 const lineEdit = (db: D1Database, id: number, changes: LineChanges, audit: AuditContext, version: number | undefined) => {
-  const list = assignments(changes, COLUMNS);
+  const where = [versionMatches(version), lineEditRules(changes)];
   // The recomputed amount follows from the quantity and price the audit entry records.
-  const guard = lineEditRules(changes);
-  const first = 5;
-  const set = [setSql(list, first), 'amount_cents = coalesce(?2, quantity) * coalesce(?3, unit_price_cents)', `updated_at = ${NOW_SQL}`, VERSION_BUMP]
-    .filter(Boolean)
-    .join(', ');
+  const amount = (bind: Bind) =>
+    `amount_cents = coalesce(${bind(changes.quantity ?? null)}, quantity) * coalesce(${bind(changes.unitPriceCents ?? null)}, unit_price_cents)`;
   return [
-    auditUpdated(db, audit, { ...LINE_AUDIT, id, values: changes, guard, version }),
-    db
-      .prepare(`UPDATE invoice_lines SET ${set} WHERE id = ?1 AND ${versionMatches(4)} AND ${guard} RETURNING id`)
-      .bind(id, changes.quantity ?? null, changes.unitPriceCents ?? null, version ?? null, ...valuesOf(list)),
+    auditUpdated(db, audit, { ...LINE_AUDIT, id, values: changes, where }),
+    updateRecord(db, { table: 'invoice_lines', id, set: assignments(changes, COLUMNS), computed: [amount], where, returning: 'id' }),
     db
       .prepare(
         `UPDATE statements SET total_cents = ${STATEMENT_SUM}, updated_at = ${NOW_SQL}, ${VERSION_BUMP}

@@ -12,7 +12,7 @@ import { VERSION_BUMP } from './versions';
 /** Deletes a draft line with its audit entry; null when there is no such line, 409 when it is no longer a draft. */
 export const deleteDraftLine = async (db: D1Database, id: number, audit: AuditContext) => {
   const [, result] = await db.batch([
-    auditDeleted(db, audit, { ...LINE_AUDIT, id, guard: "r.status = 'draft'" }),
+    auditDeleted(db, audit, { ...LINE_AUDIT, id, where: ["r.status = 'draft'"] }),
     db.prepare("DELETE FROM invoice_lines WHERE id = ?1 AND status = 'draft'").bind(id),
   ]);
   if ((result?.meta.changes ?? 0) > 0) return true;

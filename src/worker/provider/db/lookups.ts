@@ -2,11 +2,11 @@ import type { AuditEntity, Versioned } from '../../../shared/types';
 import type { ListQuery } from '../../../shared/schemas/list';
 import { nameKey } from '../../../shared/schemas/text';
 import { Conflict } from '../errors/domain';
-import { containsPattern, readPage } from './pagination';
+import { readPage } from './pagination';
 import { toCompany, toTicketCategory, written } from './rows';
 import { auditCreated, auditDeleted, auditUpdated, jsonColumn, jsonFlag, type AuditContext, type AuditFields } from './audit';
-import { NOW_SQL, assignments, insertSql, setSql, uniqueOrConflict, valuesOf, type UniqueField } from './sql';
-import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
+import { assignments, containsPattern, insertSql, uniqueOrConflict, valuesOf, whereSql, type UniqueField } from './sql';
+import { unlessStale, updateRecord, versionMatches } from './versions';
 
 /** What differs between the lookup tables; the list, read, write and delete logic is shared. */
 interface LookupSpec<R, T> {
@@ -46,12 +46,12 @@ const lookupStore = <R, T extends Versioned>(spec: LookupSpec<R, T>) => {
   };
   return {
     list: async (db: D1Database, query: ListQuery) => {
+      const { q } = query;
       const list = {
         select: `SELECT * FROM ${spec.table}`,
         counted: spec.table,
-        where: query.q ? "WHERE name LIKE ?1 ESCAPE '\\'" : '',
         orderBy: 'name COLLATE NOCASE, id',
-        params: query.q ? [containsPattern(query.q)] : [],
+        ...whereSql([q && ((bind) => `name LIKE ${bind(containsPattern(q))} ESCAPE '\\'`)]),
       };
       return (await readPage(db, list, query, (rows: R[]) => rows.map(spec.toApi))).page;
     },
@@ -72,14 +72,11 @@ const lookupStore = <R, T extends Versioned>(spec: LookupSpec<R, T>) => {
 
     /** Null when the id is unknown; with `version` (If-Match), StaleVersion when the row moved on from it. */
     update: async (db: D1Database, id: number, changes: Record<string, unknown>, audit: AuditContext, version?: number) => {
-      const list = assignments(withNameKey(changes), columns);
-      const set = [setSql(list, 3), `updated_at = ${NOW_SQL}`, VERSION_BUMP].filter(Boolean).join(', ');
+      const where = [versionMatches(version)];
       const [, updated] = await uniqueOrConflict(
         db.batch<R>([
-          auditUpdated(db, audit, { ...target, id, values: changes, version }),
-          db
-            .prepare(`UPDATE ${spec.table} SET ${set} WHERE id = ?1 AND ${versionMatches(2)} RETURNING *`)
-            .bind(id, version ?? null, ...valuesOf(list)),
+          auditUpdated(db, audit, { ...target, id, values: changes, where }),
+          updateRecord(db, { table: spec.table, id, set: assignments(withNameKey(changes), columns), where, returning: '*' }),
         ]),
         taken,
       );
@@ -99,7 +96,7 @@ const lookupStore = <R, T extends Versioned>(spec: LookupSpec<R, T>) => {
      */
     remove: async (db: D1Database, id: number, audit: AuditContext) => {
       const [, deleted] = await db.batch([
-        auditDeleted(db, audit, { ...target, id, guard: unused('?5') }),
+        auditDeleted(db, audit, { ...target, id, where: [unused('r.id')] }),
         db.prepare(`DELETE FROM ${spec.table} WHERE id = ?1 AND ${unused('?1')}`).bind(id),
       ]);
       if ((deleted?.meta.changes ?? 0) > 0) return true;

@@ -1,7 +1,7 @@
 import type { NotificationListQuery } from '../../../shared/schemas/notifications';
 import type { AuditEntity, Notification, NotificationKind } from '../../../shared/types';
 import { readPage, totalOf } from './pagination';
-import { fullName } from './sql';
+import { fullName, whereSql } from './sql';
 
 const SELECT = `SELECT n.*, ${fullName('u')} AS actor_name FROM notifications n LEFT JOIN users u ON u.id = n.actor_id`;
 
@@ -40,7 +40,7 @@ export const notificationsOfRequest = async (db: D1Database, actorId: number, re
 
 /** One page of the person's notifications, newest first, with their unread count. */
 export const listNotifications = async (db: D1Database, userId: number, query: NotificationListQuery) => {
-  const list = { select: SELECT, counted: 'notifications n', where: `WHERE n.user_id = ?1${query.unread ? ' AND n.read_at IS NULL' : ''}`, orderBy: 'n.id DESC', params: [userId] };
+  const list = { select: SELECT, counted: 'notifications n', orderBy: 'n.id DESC', ...whereSql([(bind) => `n.user_id = ${bind(userId)}`, query.unread && 'n.read_at IS NULL']) };
   const { page, also } = await readPage(db, list, query, (rows: NotificationRow[]) => rows.map(toNotification), db.prepare(UNREAD_SQL).bind(userId));
   return { ...page, unread: totalOf(also[0]) };
 };

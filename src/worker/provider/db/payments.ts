@@ -13,8 +13,8 @@ export const PAID_SUM = '(SELECT coalesce(sum(p.amount_cents), 0) FROM statement
 
 export const PAYMENT_SELECT = 'SELECT id, statement_id, paid_on, amount_cents, method, reference, created_at FROM statement_payments';
 
-/** Issued with a balance and past its due date (UTC); ?1 is the payment terms in days. */
-export const OVERDUE_SQL = `s.status = 'issued' AND s.total_cents > ${PAID_SUM} AND date(s.issued_at, '+' || ?1 || ' days') < date('now')`;
+/** Issued with a balance and past its due date (UTC); `terms` is the payment terms in days (a placeholder). */
+export const overdueSql = (terms: string) => `s.status = 'issued' AND s.total_cents > ${PAID_SUM} AND date(s.issued_at, '+' || ${terms} || ' days') < date('now')`;
 
 // A payment is part of its statement's history: recorded as a create and reversed as a delete of
 // its fields (audit_log's action CHECK holds the actions of the audit log's own migration).
@@ -37,7 +37,7 @@ const REACHED = (alias: string) =>
 
 /** The statement ?1 becomes paid when its payments reach its total, with its entry first. */
 const paidWhenReached = (db: D1Database, id: number, audit: AuditContext) => [
-  auditUpdated(db, audit, { ...STATEMENT_AUDIT, id, values: { status: 'paid' }, guard: REACHED('r') }),
+  auditUpdated(db, audit, { ...STATEMENT_AUDIT, id, values: { status: 'paid' }, where: [REACHED('r')] }),
   db.prepare(`UPDATE statements SET status = 'paid', updated_at = ${NOW_SQL}, ${VERSION_BUMP} WHERE id = ?1 AND ${REACHED('statements')}`).bind(id),
 ];
 
@@ -102,7 +102,7 @@ export const recordPayment = async (db: D1Database, id: number, body: PaymentPay
 export const reversePayment = async (db: D1Database, id: number, paymentId: number, audit: AuditContext) => {
   const belongs = `EXISTS (SELECT 1 FROM statement_payments WHERE id = ${paymentId} AND statement_id = ${id})`;
   const results = await db.batch([
-    auditUpdated(db, audit, { ...STATEMENT_AUDIT, id, values: { status: 'issued' }, guard: `r.status = 'paid' AND ${belongs}` }),
+    auditUpdated(db, audit, { ...STATEMENT_AUDIT, id, values: { status: 'issued' }, where: [`r.status = 'paid' AND ${belongs}`] }),
     db.prepare(`UPDATE statements SET status = 'issued', updated_at = ${NOW_SQL}, ${VERSION_BUMP} WHERE id = ?1 AND status = 'paid' AND ${belongs}`).bind(id),
     auditDeleted(db, audit, { ...PAYMENT_AUDIT, id: paymentId }),
     db.prepare('DELETE FROM statement_payments WHERE id = ?1 AND statement_id = ?2 RETURNING id').bind(paymentId, id),

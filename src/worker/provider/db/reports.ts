@@ -3,7 +3,7 @@ import type { TicketReportQuery, TimesheetQuery } from '../../../shared/schemas/
 import type { TicketReport, TimesheetReport } from '../../../shared/types';
 import { bucketsOf, countsOf, openedAndResolved } from './report-buckets';
 import { rowsOf } from './rows';
-import { fullName } from './sql';
+import { fullName, whereSql } from './sql';
 
 interface DayRow {
   user_id: number;
@@ -23,16 +23,17 @@ interface GroupRow {
  * in SQLite; the time_entries (work_date, user_id, minutes, billable) index covers the scan.
  */
 export const timesheet = async (db: D1Database, query: TimesheetQuery): Promise<TimesheetReport> => {
-  const params: unknown[] = [query.from, query.to];
-  const clauses = ['e.work_date BETWEEN ?1 AND ?2'];
-  if (query.userId) clauses.push(`e.user_id = ?${params.push(query.userId)}`);
+  const { where, params } = whereSql([
+    (bind) => `e.work_date BETWEEN ${bind(query.from)} AND ${bind(query.to)}`,
+    query.userId && ((bind) => `e.user_id = ${bind(query.userId)}`),
+    query.companyId && ((bind) => `t.company_id = ${bind(query.companyId)}`),
+  ]);
   const join = query.companyId ? 'JOIN tickets t ON t.id = e.ticket_id' : '';
-  if (query.companyId) clauses.push(`t.company_id = ?${params.push(query.companyId)}`);
 
   const { results } = await db
     .prepare(
       `SELECT e.user_id, e.work_date, sum(e.minutes) AS minutes, sum(CASE WHEN e.billable = 1 THEN e.minutes ELSE 0 END) AS billable
-       FROM time_entries e ${join} WHERE ${clauses.join(' AND ')}
+       FROM time_entries e ${join} ${where}
        GROUP BY e.user_id, e.work_date ORDER BY e.work_date, e.user_id`,
     )
     .bind(...params)

@@ -2,15 +2,12 @@ import { SOURCE_NAMES, isInvoiceSource, statementNumber } from '../../../shared/
 import type { SearchQuery } from '../../../shared/schemas/search';
 import type { SearchResult } from '../../../shared/types';
 import { searchTerms } from './search-terms';
-import { likeLiteral } from './sql';
+import { startsWith } from './sql';
 
 const sourceName = (source: string) => (isInvoiceSource(source) ? SOURCE_NAMES[source] : source);
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const STATUS_NAMES: Record<string, string> = { open: 'Open', in_progress: 'In progress', on_hold: 'On hold', resolved: 'Resolved', closed: 'Closed' };
-
-/** A LIKE pattern for values that start with `text`, its wildcards taken literally (ESCAPE '\'). */
-const startsWith = (text: string) => `${likeLiteral(text)}%`;
 
 /**
  * The statement periods a query names: "2026-09", "2026", "September 2026", "sep" (any year),

@@ -9,6 +9,12 @@ export const fullName = (alias?: string) => (alias ? `${alias}.first_name || ' '
 /** `text` with LIKE's wildcards taken literally; the statement says ESCAPE '\'. */
 export const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
+/** A LIKE pattern matching `text` anywhere, its wildcards taken literally (ESCAPE '\'). */
+export const containsPattern = (text: string) => `%${likeLiteral(text)}%`;
+
+/** A LIKE pattern for values that start with `text`, its wildcards taken literally (ESCAPE '\'). */
+export const startsWith = (text: string) => `${likeLiteral(text)}%`;
+
 const isUniqueViolation = (error: unknown) => error instanceof Error && /UNIQUE constraint failed/.test(error.message);
 
 /** The field a unique constraint guards and what to say when a value is taken. */
@@ -27,22 +33,71 @@ export const uniqueOrConflict = async <T>(write: Promise<T>, taken: string | Uni
   }
 };
 
-interface Assignment {
+export interface Assignment {
   column: string;
   value: unknown;
 }
 
 /** The given API fields as column assignments; fields left undefined are left out. */
-export const assignments = (fields: Record<string, unknown>, columns: Record<string, string>): Assignment[] =>
+export const assignments = (fields: object, columns: Record<string, string>): Assignment[] =>
   Object.entries(fields)
     .filter(([key, value]) => value !== undefined && columns[key] !== undefined)
     .map(([key, value]) => ({ column: columns[key] as string, value: typeof value === 'boolean' ? Number(value) : value }));
-
-/** `a = ?2, b = ?3` from `firstParam` on, so a PATCH touches only what it names. */
-export const setSql = (list: Assignment[], firstParam: number) =>
-  list.map(({ column }, i) => `${column} = ?${firstParam + i}`).join(', ');
 
 export const insertSql = (table: string, list: Assignment[]) =>
   `INSERT INTO ${table} (${list.map(({ column }) => column).join(', ')}) VALUES (${list.map((_, i) => `?${i + 1}`).join(', ')}) RETURNING *`;
 
 export const valuesOf = (list: Assignment[]) => list.map(({ value }) => value);
+
+/** SQL with numbered parameters (?1, ?2, …) and their values. */
+export interface SqlStatement {
+  sql: string;
+  params: unknown[];
+}
+
+/** Adds a value to a statement's parameters and answers its placeholder (`?3`). */
+export type Bind = (value: unknown) => string;
+
+// D1 refuses a statement that binds more (docs/operations.md#limits).
+const MAX_PARAMS = 100;
+
+/** A statement's parameters, starting with `first`: `bind` numbers each value it adds. */
+export const parameters = (first: unknown[] = []) => {
+  const params = [...first];
+  const bind: Bind = (value) => {
+    if (params.length >= MAX_PARAMS) throw new Error(`A statement may bind at most ${MAX_PARAMS} values`);
+    return `?${params.push(value)}`;
+  };
+  return { params, bind };
+};
+
+/**
+ * A condition on the rows a statement reads or writes: fixed SQL, or SQL written over `row` (the
+ * alias or table its columns are qualified with) that binds its own values. One condition renders
+ * into every statement that must agree on it, each with its own numbering and its own name for
+ * the row: an UPDATE and the audit entry ahead of it, a list's page and its total.
+ */
+export type Condition = string | ((bind: Bind, row: string) => string);
+
+/** `row.name`, or the bare column when `row` is empty. */
+export const columnOf = (row: string, name: string) => (row ? `${row}.${name}` : name);
+
+/** A condition, or a falsy value where a filter is not set (`query.status && …`). */
+export type MaybeCondition = Condition | false | null | undefined | '' | 0;
+
+/** The conditions that apply joined by AND, each whole; '' when none does. */
+export const conditionsSql = (conditions: readonly MaybeCondition[], bind: Bind, row: string) =>
+  conditions
+    .filter((condition): condition is Condition => Boolean(condition))
+    .map((condition) => `(${typeof condition === 'string' ? condition : condition(bind, row)})`)
+    .join(' AND ');
+
+/**
+ * A list's WHERE from the filters its query sets, with their values numbered after `first`; an
+ * empty WHERE when no filter applies. Every list builds its filters here.
+ */
+export const whereSql = (filters: readonly MaybeCondition[], first: unknown[] = []) => {
+  const { params, bind } = parameters(first);
+  const conditions = conditionsSql(filters, bind, '');
+  return { where: conditions ? `WHERE ${conditions}` : '', params };
+};

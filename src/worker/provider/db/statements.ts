@@ -10,7 +10,7 @@ import { Conflict, Invalid } from '../errors/domain';
 import { readPage } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, type AuditContext } from './audit';
 import { STATEMENT_SUM } from './invoices';
-import { OVERDUE_SQL, PAYMENT_SELECT, balancePayment } from './payments';
+import { PAYMENT_SELECT, balancePayment, overdueSql } from './payments';
 import {
   STATEMENT_LINES_SQL,
   STATEMENT_SELECT,
@@ -24,8 +24,8 @@ import {
   type StatementRow,
 } from './rows';
 import { STATEMENT_AUDIT as AUDIT } from './statement-audit';
-import { NOW_SQL, uniqueOrConflict } from './sql';
-import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
+import { NOW_SQL, columnOf, uniqueOrConflict, whereSql, type Condition } from './sql';
+import { VERSION_BUMP, unlessStale, updateRecord, versionMatches } from './versions';
 
 // Statements bill the GIFS contract: its SLA and Azure lines of one month.
 export const STATEMENT_SOURCES = ['gifs-sla', 'gifs-azure'] as const;
@@ -41,9 +41,8 @@ export const listStatements = async (db: D1Database, query: StatementListQuery, 
   const list = {
     select: STATEMENT_SELECT,
     counted: 'statements s',
-    where: query.overdue ? `WHERE s.ledger = 'gifs' AND ${OVERDUE_SQL}` : "WHERE s.ledger = 'gifs'",
     orderBy: 's.period DESC, s.sequence DESC',
-    params: query.overdue ? [issuer.paymentTermsDays] : [],
+    ...whereSql(["s.ledger = 'gifs'", query.overdue && ((bind) => overdueSql(bind(issuer.paymentTermsDays)))]),
   };
   const clock = clockOf(issuer);
   return (await readPage(db, list, query, (rows: StatementRow[]) => rows.map((row) => toStatement(row, clock)))).page;
@@ -159,22 +158,26 @@ const billedCopy = (db: D1Database, id: number, issued: string) => [
  */
 const transition = (db: D1Database, id: number, { status, from, reason }: StatementChanges, audit: AuditContext, version: number | undefined) => {
   const required = STATEMENT_TRANSITIONS[status];
-  // The move's own condition over the row the entry reads, so the entry exists exactly when the move does.
-  // A statement with payments is not voided: they are reversed first, so no void statement holds money.
-  const unpaid = status === 'void' ? ' AND NOT EXISTS (SELECT 1 FROM statement_payments WHERE statement_id = ?1)' : '';
-  const guard = from && from !== required ? 'false' : `r.status = '${required}'${unpaid.replace('?1', 'r.id')}`;
-  const entry = auditUpdated(db, audit, { ...AUDIT, id, values: { status, voidReason: status === 'void' ? reason : undefined }, guard, version });
-  const move = db
-    .prepare(
-      `UPDATE statements SET status = ?2,
-         issued_at = CASE WHEN ?2 = 'issued' THEN ${NOW_SQL} ELSE issued_at END,
-         voided_at = CASE WHEN ?2 = 'void' THEN ${NOW_SQL} END,
-         void_reason = ?4,
-         updated_at = ${NOW_SQL},
-         ${VERSION_BUMP}
-       WHERE id = ?1 AND status = ?3 AND coalesce(?5, ?3) = ?3 AND ${versionMatches(6)}${unpaid}`,
-    )
-    .bind(id, status, STATEMENT_TRANSITIONS[status], status === 'void' ? (reason ?? null) : null, from ?? null, version ?? null);
+  // The status the move leaves, which must be the one the caller expects to leave (`from`), and
+  // for a void no payments: a statement with payments is not voided, they are reversed first, so
+  // no void statement holds money. One condition for the move and its entry.
+  const step: Condition = (bind, row) => {
+    const current = bind(required);
+    const unpaid = status === 'void' ? ` AND NOT EXISTS (SELECT 1 FROM statement_payments p WHERE p.statement_id = ${columnOf(row, 'id')})` : '';
+    return `${columnOf(row, 'status')} = ${current} AND coalesce(${bind(from ?? null)}, ${current}) = ${current}${unpaid}`;
+  };
+  const where = [versionMatches(version), step];
+  const entry = auditUpdated(db, audit, { ...AUDIT, id, values: { status, voidReason: status === 'void' ? reason : undefined }, where });
+  const move = updateRecord(db, {
+    table: 'statements',
+    id,
+    set: [
+      { column: 'status', value: status },
+      { column: 'void_reason', value: status === 'void' ? (reason ?? null) : null },
+    ],
+    computed: [...(status === 'issued' ? [`issued_at = ${NOW_SQL}`] : []), `voided_at = ${status === 'void' ? NOW_SQL : 'NULL'}`],
+    where,
+  });
   const statusIs = (value: string) => `(SELECT status FROM statements WHERE id = ?1) = '${value}'`;
   if (status === 'issued') {
     return [

@@ -3,8 +3,8 @@ import { Conflict, NotAllowed } from '../errors/domain';
 import { auditDeleted, auditUpdated } from './audit';
 import { AUDIT_COMMENT, AUDIT_TIME, type Author } from './ticket-activity';
 import { COMMENT_SELECT, TIME_ENTRY_SELECT, toComment, toTimeEntry, type CommentRow, type TimeEntryRow } from './rows';
-import { NOW_SQL, assignments, setSql, valuesOf } from './sql';
-import { VERSION_BUMP, unlessStale } from './versions';
+import { assignments, columnOf, conditionsSql, parameters, type Condition } from './sql';
+import { unlessStale, updateRecord, versionMatches } from './versions';
 
 /**
  * Corrections of comments and time entries (README "Corrections"). Who may change a row is part
@@ -23,16 +23,25 @@ interface Target {
   version: number | undefined;
 }
 
-/** The condition on row `alias`, its four values bound from `?first` on. */
-const ownedSql = (alias: string, first: number) =>
-  `${alias}.ticket_id = ?${first} AND (${alias}.user_id = ?${first + 1} OR ?${first + 2} = 1) AND ${alias}.version = coalesce(?${first + 3}, ${alias}.version)`;
-const ownedValues = (target: Target, by: Corrector) => [target.ticketId, by.actorId, by.mayCorrectOthers ? 1 : 0, target.version ?? null];
+const COMMENT_COLUMNS = { body: 'body' };
+const TIME_COLUMNS = { workDate: 'work_date', minutes: 'minutes', note: 'note', billable: 'billable' };
 
-/** A corrected entry must keep the person's day at 24 hours or less; its two values bound from `?first` on. */
-const dayFitsSql = (alias: string, first: number) =>
-  `(SELECT coalesce(sum(o.minutes), 0) FROM time_entries o
-     WHERE o.user_id = ${alias}.user_id AND o.work_date = coalesce(?${first}, ${alias}.work_date) AND o.id <> ${alias}.id)
-   + coalesce(?${first + 1}, ${alias}.minutes) <= ${MINUTES_PER_DAY}`;
+/** Its ticket, and its author unless the corrector may correct others' rows. */
+const owned =
+  (target: Target, by: Corrector): Condition =>
+  (bind, row) =>
+    `${columnOf(row, 'ticket_id')} = ${bind(target.ticketId)} AND (${columnOf(row, 'user_id')} = ${bind(by.actorId)} OR ${bind(by.mayCorrectOthers ? 1 : 0)} = 1)`;
+
+/** Who may change the row, at the version they saw: the rule of every correction. */
+const mayCorrect = (target: Target, by: Corrector) => [owned(target, by), versionMatches(target.version)];
+
+/** A corrected entry must keep the person's day at 24 hours or less. */
+const dayFits =
+  (changes: TimeEntryChanges): Condition =>
+  (bind, row) =>
+    `(SELECT coalesce(sum(o.minutes), 0) FROM time_entries o
+     WHERE o.user_id = ${columnOf(row, 'user_id')} AND o.work_date = coalesce(${bind(changes.workDate ?? null)}, ${columnOf(row, 'work_date')}) AND o.id <> ${columnOf(row, 'id')})
+   + coalesce(${bind(changes.minutes ?? null)}, ${columnOf(row, 'minutes')}) <= ${MINUTES_PER_DAY}`;
 
 const findComment = async (db: D1Database, target: Target) => {
   const row = await db.prepare(`${COMMENT_SELECT} WHERE m.id = ?1 AND m.ticket_id = ?2`).bind(target.id, target.ticketId).first<CommentRow>();
@@ -57,11 +66,10 @@ const refusal = <T extends { userId: number; version: number }>(current: T | nul
 const CHANGED_MEANWHILE = 'It changed meanwhile; reload it and try again';
 
 export const updateComment = async (db: D1Database, target: Target, by: Corrector, { body }: CommentPayload) => {
+  const where = mayCorrect(target, by);
   const [, result] = await db.batch([
-    auditUpdated(db, by, { ...AUDIT_COMMENT, action: 'comment_edit', id: target.id, values: { body }, version: target.version, guard: ownedSql('r', 7), guardParams: ownedValues(target, by) }),
-    db
-      .prepare(`UPDATE ticket_comments SET body = ?6, updated_at = ${NOW_SQL}, ${VERSION_BUMP} WHERE id = ?1 AND ${ownedSql('ticket_comments', 2)}`)
-      .bind(target.id, ...ownedValues(target, by), body),
+    auditUpdated(db, by, { ...AUDIT_COMMENT, action: 'comment_edit', id: target.id, values: { body }, where }),
+    updateRecord(db, { table: 'ticket_comments', id: target.id, set: assignments({ body }, COMMENT_COLUMNS), where }),
   ]);
   const current = await findComment(db, target);
   if ((result?.meta.changes ?? 0) > 0) return current;
@@ -74,9 +82,11 @@ const deleteOne = async (db: D1Database, kind: 'comment' | 'time', target: Targe
     kind === 'comment'
       ? { table: 'ticket_comments', audit: AUDIT_COMMENT, action: 'comment_delete' as const, find: findComment }
       : { table: 'time_entries', audit: AUDIT_TIME, action: 'time_delete' as const, find: findTimeEntry };
+  const where = mayCorrect(target, by);
+  const { params, bind } = parameters([target.id]);
   const [, result] = await db.batch([
-    auditDeleted(db, by, { ...audit, action, id: target.id, guard: ownedSql('r', 6), guardParams: ownedValues(target, by) }),
-    db.prepare(`DELETE FROM ${table} WHERE id = ?1 AND ${ownedSql(table, 2)}`).bind(target.id, ...ownedValues(target, by)),
+    auditDeleted(db, by, { ...audit, action, id: target.id, where }),
+    db.prepare(`DELETE FROM ${table} WHERE id = ?1 AND ${conditionsSql(where, bind, table)}`).bind(...params),
   ]);
   if ((result?.meta.changes ?? 0) > 0) return true;
   return refusal(await find(db, target), target, by, CHANGED_MEANWHILE) !== null;
@@ -84,25 +94,11 @@ const deleteOne = async (db: D1Database, kind: 'comment' | 'time', target: Targe
 
 export const deleteComment = (db: D1Database, target: Target, by: Corrector) => deleteOne(db, 'comment', target, by);
 
-const TIME_COLUMNS = { workDate: 'work_date', minutes: 'minutes', note: 'note', billable: 'billable' };
-
 export const updateTimeEntry = async (db: D1Database, target: Target, by: Corrector, changes: TimeEntryChanges) => {
-  const rule = [...ownedValues(target, by), changes.workDate ?? null, changes.minutes ?? null];
-  const list = assignments(changes, TIME_COLUMNS);
-  const set = [setSql(list, 2 + rule.length), `updated_at = ${NOW_SQL}`, VERSION_BUMP].filter(Boolean).join(', ');
+  const where = [...mayCorrect(target, by), dayFits(changes)];
   const [, result] = await db.batch([
-    auditUpdated(db, by, {
-      ...AUDIT_TIME,
-      action: 'time_edit',
-      id: target.id,
-      values: changes,
-      version: target.version,
-      guard: `${ownedSql('r', 7)} AND ${dayFitsSql('r', 11)}`,
-      guardParams: rule,
-    }),
-    db
-      .prepare(`UPDATE time_entries SET ${set} WHERE id = ?1 AND ${ownedSql('time_entries', 2)} AND ${dayFitsSql('time_entries', 6)}`)
-      .bind(target.id, ...rule, ...valuesOf(list)),
+    auditUpdated(db, by, { ...AUDIT_TIME, action: 'time_edit', id: target.id, values: changes, where }),
+    updateRecord(db, { table: 'time_entries', id: target.id, set: assignments(changes, TIME_COLUMNS), where }),
   ]);
   const current = await findTimeEntry(db, target);
   if ((result?.meta.changes ?? 0) > 0) return current;

@@ -7,8 +7,8 @@ import { TICKET_SELECT, toTicket, written, type TicketRow } from './rows';
 import { searchTerms } from './search-terms';
 import { notifyAssigned, notifyMentioned, notifyStatus, watchTicket } from './ticket-notices';
 import { mentionedIds } from '../../../shared/mentions';
-import { NOW_SQL, assignments, insertSql, setSql, valuesOf } from './sql';
-import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
+import { NOW_SQL, assignments, insertSql, valuesOf, whereSql, type Condition } from './sql';
+import { unlessStale, updateRecord, versionMatches } from './versions';
 
 const COLUMNS: Record<string, string> = {
   title: 'title',
@@ -44,31 +44,29 @@ const CLOSED = ['resolved', 'closed'];
 
 /** Still being worked on; the dashboard's counts and the list's filters share these conditions. */
 export const OPEN_SQL = "t.status IN ('open', 'in_progress', 'on_hold')";
-/** Open and due before `?` (today, UTC): a due time today is not late yet by this measure. */
-export const OVERDUE_SQL = `${OPEN_SQL} AND t.due_at < ?`;
+/** Open and due before `today` (UTC, a placeholder): a due time today is not late yet by this measure. */
+export const overdueSql = (today: string) => `${OPEN_SQL} AND t.due_at < ${today}`;
 
-const filters = (query: TicketListQuery, userId: number) => {
-  const clauses: string[] = [];
-  const params: unknown[] = [];
-  const add = (sql: string, value: unknown) => {
-    params.push(value);
-    clauses.push(sql.replace('?', `?${params.length}`));
-  };
-  if (query.status) add('t.status = ?', query.status);
-  if (query.priority) add('t.priority = ?', query.priority);
-  if (query.companyId) add('t.company_id = ?', query.companyId);
-  if (query.categoryId) add('t.category_id = ?', query.categoryId);
-  if (query.assigneeId) add('t.assignee_id = ?', query.assigneeId);
-  if (query.mine) add('t.assignee_id = ?', userId);
-  if (query.open) clauses.push(OPEN_SQL);
-  if (query.overdue) add(OVERDUE_SQL, query.today ?? utcDay());
-  if (query.q) {
-    const terms = searchTerms(query.q);
-    if (terms.id !== null) add('t.id = ?', terms.id);
-    else if (terms.match) add('t.id IN (SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ?)', terms.match);
-  }
-  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+/** The words of `q` as a condition: a ticket number, or a full-text match. */
+const textFilter = (q: string): Condition | null => {
+  const terms = searchTerms(q);
+  if (terms.id !== null) return (bind) => `t.id = ${bind(terms.id)}`;
+  if (terms.match) return (bind) => `t.id IN (SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ${bind(terms.match)})`;
+  return null;
 };
+
+const filters = (query: TicketListQuery, userId: number) =>
+  whereSql([
+    query.status && ((bind) => `t.status = ${bind(query.status)}`),
+    query.priority && ((bind) => `t.priority = ${bind(query.priority)}`),
+    query.companyId && ((bind) => `t.company_id = ${bind(query.companyId)}`),
+    query.categoryId && ((bind) => `t.category_id = ${bind(query.categoryId)}`),
+    query.assigneeId && ((bind) => `t.assignee_id = ${bind(query.assigneeId)}`),
+    query.mine && ((bind) => `t.assignee_id = ${bind(userId)}`),
+    query.open && OPEN_SQL,
+    query.overdue && ((bind) => overdueSql(bind(query.today ?? utcDay()))),
+    query.q && textFilter(query.q),
+  ]);
 
 /** The SQL of one page of the ticket list and of its total, with their parameters. */
 const ticketList = (query: TicketListQuery, userId: number): ListSpec => {
@@ -115,27 +113,20 @@ export const insertTicket = async (db: D1Database, payload: TicketPayload, audit
  */
 export const updateTicket = async (db: D1Database, id: number, changes: TicketChanges, audit: AuditContext & { actorId: number }, version?: number) => {
   await assertReferencesExist(db, changes);
-  const list = assignments(changes, COLUMNS);
-  const set = [setSql(list, 3), `updated_at = ${NOW_SQL}`, VERSION_BUMP];
-  if (changes.status) {
-    set.push(
-      CLOSED.includes(changes.status) ? `resolved_at = coalesce(resolved_at, ${NOW_SQL})` : 'resolved_at = NULL',
-    );
-  }
+  const resolved = changes.status && (CLOSED.includes(changes.status) ? `resolved_at = coalesce(resolved_at, ${NOW_SQL})` : 'resolved_at = NULL');
+  const where = [versionMatches(version)];
   const expected = { version: version ?? null };
   const mentioned = mentionedIds(changes.description);
   // Notices read the row as it stands before the UPDATE, with its WHERE, as the audit entry does.
   const before = [
-    auditUpdated(db, audit, { ...AUDIT, id, values: changes, version }),
+    auditUpdated(db, audit, { ...AUDIT, id, values: changes, where }),
     ...(changes.assigneeId ? [notifyAssigned(db, audit, id, changes.assigneeId, expected)] : []),
     ...(changes.status ? [notifyStatus(db, audit, id, changes.status, expected.version)] : []),
     ...(mentioned.length ? [notifyMentioned(db, audit, id, mentioned, expected)] : []),
   ];
   const results = await db.batch([
     ...before,
-    db
-      .prepare(`UPDATE tickets SET ${set.filter(Boolean).join(', ')} WHERE id = ?1 AND ${versionMatches(2)}`)
-      .bind(id, version ?? null, ...valuesOf(list)),
+    updateRecord(db, { table: 'tickets', id, set: assignments(changes, COLUMNS), computed: resolved ? [resolved] : [], where }),
     watchTicket(db, audit, id, [changes.assigneeId, ...mentioned], true),
   ]);
   const result = results[before.length];

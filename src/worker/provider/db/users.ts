@@ -1,11 +1,11 @@
 import type { Role } from '../../../shared/types';
 import { DEFAULT_ROLE, type UserListQuery } from '../../../shared/schemas/users';
 import { Conflict, Invalid } from '../errors/domain';
-import { containsPattern, readPage } from './pagination';
+import { readPage } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, jsonFlag, type AuditContext, type AuditFields } from './audit';
 import { USER_COLUMNS, toUser, written, type UserRow } from './rows';
-import { NOW_SQL, uniqueOrConflict, type UniqueField } from './sql';
-import { VERSION_BUMP, unlessStale, versionMatches } from './versions';
+import { assignments, containsPattern, uniqueOrConflict, whereSql, type Bind, type UniqueField } from './sql';
+import { unlessStale, updateRecord, versionMatches } from './versions';
 
 export const EMAIL_TAKEN: UniqueField = { field: 'email', detail: 'Email address is already in use' };
 
@@ -24,11 +24,13 @@ export const findCredentials = (db: D1Database, email: string) =>
 /** Each word of `q` in the first name, the surname or the email, so a full name finds its person. */
 const userFilters = ({ q, status }: UserListQuery) => {
   const words = (q ?? '').split(/\s+/).filter(Boolean).slice(0, 5);
-  const clauses = words.map(
-    (_, i) => `(first_name LIKE ?${i + 1} ESCAPE '\\' OR surname LIKE ?${i + 1} ESCAPE '\\' OR email LIKE ?${i + 1} ESCAPE '\\')`,
-  );
-  if (status) clauses.push(`is_active = ${status === 'active' ? 1 : 0}`);
-  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params: words.map(containsPattern) };
+  return whereSql([
+    ...words.map((word) => (bind: Bind) => {
+      const pattern = bind(containsPattern(word));
+      return `first_name LIKE ${pattern} ESCAPE '\\' OR surname LIKE ${pattern} ESCAPE '\\' OR email LIKE ${pattern} ESCAPE '\\'`;
+    }),
+    status && `is_active = ${status === 'active' ? 1 : 0}`,
+  ]);
 };
 
 export const listUsers = async (db: D1Database, query: UserListQuery) => {
@@ -70,6 +72,8 @@ export const insertUser = async (db: D1Database, user: NewUser, audit: AuditCont
   return toUser(written(inserted?.results[0], 'user'));
 };
 
+const COLUMNS = { firstName: 'first_name', surname: 'surname', email: 'email', isActive: 'is_active', role: 'role', passwordHash: 'password_hash' };
+
 export interface UserChanges {
   firstName?: string;
   surname?: string;
@@ -84,6 +88,21 @@ export interface UserChanges {
 // admins demoting each other at once cannot both succeed.
 const KEEPS_AN_ADMIN = "NOT (role = 'admin' AND is_active = 1) OR (SELECT count(*) FROM users WHERE role = 'admin' AND is_active = 1) > 1";
 export const LAST_ADMIN = 'The last active admin cannot be deactivated or given another role';
+
+/**
+ * The session version's bump, when the change ends the user's other sessions: a new password, or
+ * an active flag or role that differs from the stored one (compared in the UPDATE, against the row).
+ */
+const endsSessions =
+  ({ isActive, role, passwordHash }: UserChanges) =>
+  (bind: Bind) => {
+    const ending = [
+      isActive !== undefined && `is_active IS NOT ${bind(Number(isActive))}`,
+      role !== undefined && `role IS NOT ${bind(role)}`,
+      passwordHash !== undefined && 'true',
+    ].filter(Boolean);
+    return `session_version = session_version + (${ending.join(' OR ') || 'false'})`;
+  };
 
 const removesAdmin = (changes: UserChanges) => changes.isActive === false || (changes.role !== undefined && changes.role !== 'admin');
 
@@ -111,7 +130,8 @@ export const updateUser = async (
   audit: AuditContext,
   { action = 'update', version }: { action?: 'update' | 'password'; version?: number } = {},
 ) => {
-  const guard = removesAdmin(changes) ? KEEPS_AN_ADMIN : undefined;
+  const guard = removesAdmin(changes);
+  const where = [versionMatches(version), guard && KEEPS_AN_ADMIN];
   const [, updated] = await uniqueOrConflict(
     db.batch<UserRow>([
       auditUpdated(db, audit, {
@@ -121,34 +141,10 @@ export const updateUser = async (
         id,
         fields: USER_AUDIT_FIELDS,
         values: changes,
-        guard,
-        version,
+        where,
         marks: changes.passwordHash === undefined ? [] : PASSWORD_MARK,
       }),
-      db
-        .prepare(
-          `UPDATE users SET
-             first_name = coalesce(?2, first_name),
-             surname = coalesce(?3, surname),
-             email = coalesce(?4, email),
-             is_active = coalesce(?5, is_active),
-             role = coalesce(?6, role),
-             password_hash = coalesce(?7, password_hash),
-             session_version = session_version + (is_active IS NOT coalesce(?5, is_active) OR role IS NOT coalesce(?6, role) OR ?7 IS NOT NULL),
-             updated_at = ${NOW_SQL},
-             ${VERSION_BUMP}
-           WHERE id = ?1 AND ${versionMatches(8)}${guard ? ` AND (${guard})` : ''} RETURNING ${USER_COLUMNS}`,
-        )
-        .bind(
-          id,
-          changes.firstName ?? null,
-          changes.surname ?? null,
-          changes.email ?? null,
-          changes.isActive === undefined ? null : Number(changes.isActive),
-          changes.role ?? null,
-          changes.passwordHash ?? null,
-          version ?? null,
-        ),
+      updateRecord(db, { table: 'users', id, set: assignments(changes, COLUMNS), computed: [endsSessions(changes)], where, returning: USER_COLUMNS }),
     ]),
     EMAIL_TAKEN,
   );
