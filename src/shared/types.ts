@@ -312,13 +312,20 @@ export interface AuditEntry {
   names?: Record<string, Record<string, string>>;
 }
 
-/** One hit of `GET search` (docs/architecture.md#search-and-list-views). */
-export interface SearchResult {
-  type: SearchResultType;
+interface SearchHit {
   id: number;
   title: string;
   subtitle: string;
 }
+
+/**
+ * One hit of `GET search` (docs/architecture.md#search-and-list-views): with what the client needs
+ * to build its address, so opening it takes no second request. An invoice line's address is its
+ * ledger's, so its hit names its `source`.
+ */
+export type SearchResult =
+  | (SearchHit & { type: Exclude<SearchResultType, 'invoice_line'> })
+  | (SearchHit & { type: 'invoice_line'; source: InvoiceSource });
 
 /** Why a notification was sent (docs/architecture.md#notifications-watchers-and-mentions). */
 export type NotificationKind = 'assigned' | 'mentioned' | 'commented' | 'status';

@@ -166,6 +166,22 @@ describe('records other than tickets', () => {
     expect(found).toContainEqual(expect.objectContaining({ type: 'invoice_line', id: line.id, title: reference }));
   });
 
+  it("names an invoice line's ledger, which its address needs, and nothing of the kind on other hits", async () => {
+    const reference = `LEDGER-${tag()}`;
+    const lines = [];
+    for (const source of ['autofi', 'gifs-azure'] as const) {
+      const res = await api(`invoices/${source}/lines`, { method: 'POST', token, json: { period: '2031-10', description: 'Ledger', quantity: 1, unitPriceCents: 100, reference: `${reference}-${source}` } });
+      expect(res.status).toBe(201);
+      lines.push({ source, id: ((await res.json()) as { id: number }).id });
+    }
+    const found = await search(reference);
+    for (const { source, id } of lines) {
+      expect(found).toContainEqual(expect.objectContaining({ type: 'invoice_line', id, source }));
+    }
+    const company = (await (await api('companies', { method: 'POST', token, json: { name: `${reference} Co` } })).json()) as { id: number };
+    expect((await search(`${reference} Co`)).find((item) => item.type === 'company' && item.id === company.id)).not.toHaveProperty('source');
+  });
+
   it('keeps to the limit', async () => {
     const word = tag();
     for (let i = 0; i < 4; i += 1) await createTicket({ title: `${word} number ${i}` });

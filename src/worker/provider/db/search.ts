@@ -1,10 +1,11 @@
-import { SOURCE_NAMES, isInvoiceSource, statementNumber } from '../../../shared/schemas/invoices';
+import { SOURCE_NAMES, statementNumber, type InvoiceSource } from '../../../shared/schemas/invoices';
 import type { SearchQuery } from '../../../shared/schemas/search';
 import type { SearchResult } from '../../../shared/types';
 import { searchTerms } from './search-terms';
 import { startsWith } from './sql';
 
-const sourceName = (source: string) => (isInvoiceSource(source) ? SOURCE_NAMES[source] : source);
+/** A line's ledger; invoice_lines' CHECK holds its source to the ledgers. */
+const lineSource = (row: Row) => text(row.source) as InvoiceSource;
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const STATUS_NAMES: Record<string, string> = { open: 'Open', in_progress: 'In progress', on_hold: 'On hold', resolved: 'Resolved', closed: 'Closed' };
@@ -103,7 +104,13 @@ export const search = async (db: D1Database, { q, limit }: SearchQuery): Promise
     read(`SELECT l.id, l.reference, l.source, l.period, c.name AS company_name FROM invoice_lines l LEFT JOIN companies c ON c.id = l.company_id
        WHERE l.reference LIKE ?2 ESCAPE '\\' ORDER BY l.period DESC, l.id DESC LIMIT ?1`,
       [limit, startsWith(whole)],
-      (row) => ({ type: 'invoice_line', id: Number(row.id), title: text(row.reference), subtitle: joined(sourceName(text(row.source)), row.period, row.company_name) }),
+      (row) => ({
+        type: 'invoice_line',
+        id: Number(row.id),
+        title: text(row.reference),
+        subtitle: joined(SOURCE_NAMES[lineSource(row)], row.period, row.company_name),
+        source: lineSource(row),
+      }),
     );
   }
 
