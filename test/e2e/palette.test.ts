@@ -88,12 +88,19 @@ describe('command palette', () => {
     });
     const page = await chrome.open();
     await onDashboard(page);
+    // The hit names its ledger, so the palette reads nothing more before it navigates: any read of
+    // the line made while the dashboard still shows would be the palette's.
+    const readsBeforeLedger: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes(`/api/v1/invoices/lines/${line.id}`) && path(page).startsWith('/dashboard/')) readsBeforeLedger.push(request.url());
+    });
     await page.keyboard.press('Control+k');
     await box(page).fill(reference);
     const result = results(page).filter({ hasText: reference });
     await expect.poll(() => result.textContent(), POLL).toContain('Invoice line');
     await result.click();
     await expect.poll(() => path(page), POLL).toBe(`/invoices/gifs/azure?lineId=${line.id}`);
+    expect(readsBeforeLedger).toEqual([]);
 
     await page.keyboard.press('Control+k');
     await box(page).waitFor();

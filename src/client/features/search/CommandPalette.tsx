@@ -7,7 +7,7 @@ import { useNavigate } from 'react-router-dom';
 import { recordAddress } from '../../lib/links';
 import { notify } from '../../lib/toast/notify';
 import { KIND_LABELS } from './kind-labels';
-import { lineSource, useSearchResults } from './api';
+import { useSearchResults } from './api';
 import classes from './palette.module.css';
 import { readRecent, remember, type RecentChoice } from './recent';
 
@@ -23,8 +23,9 @@ interface Props {
   pages: PalettePage[];
 }
 
+/** A choice and the address it opens, or undefined for a record with no page. */
 interface Choice extends Omit<RecentChoice, 'address'> {
-  go: () => Promise<string>;
+  address: string | undefined;
 }
 
 // Short enough to feel immediate, long enough that a word typed at speed is one request.
@@ -62,20 +63,17 @@ export default function CommandPalette({ opened, onClose, pages }: Props) {
 
   const choices = useMemo((): Choice[] => {
     const text = query.trim();
-    if (!text) return recent.map((item) => ({ ...item, go: async () => item.address }));
+    if (!text) return recent;
     const pageChoices = pages
       .filter((page) => matches(page.label, text))
-      .map((page) => ({ key: `page:${page.to}`, kind: 'Page', title: page.label, subtitle: page.to, go: async () => page.to }));
+      .map((page) => ({ key: `page:${page.to}`, kind: 'Page', title: page.label, subtitle: page.to, address: page.to }));
     const records = (results.data?.items ?? []).map((item) => ({
       key: `${item.type}:${item.id}`,
       kind: KIND_LABELS[item.type],
       title: item.title,
       subtitle: item.subtitle,
-      go: async () => {
-        const address = recordAddress(item.type, item.id, item.type === 'invoice_line' ? await lineSource(item.id) : undefined);
-        if (!address) throw new Error('That record has no page to open');
-        return address;
-      },
+      // Each hit carries what its address needs (a line its ledger), so opening it asks nothing more.
+      address: recordAddress(item.type, item.id, item.type === 'invoice_line' ? item.source : undefined),
     }));
     return [...pageChoices, ...records];
   }, [query, pages, recent, results.data]);
@@ -84,15 +82,14 @@ export default function CommandPalette({ opened, onClose, pages }: Props) {
     if (opened) highlightFirst(store);
   }, [opened, choices, store]);
 
-  const choose = async (choice: Choice) => {
-    try {
-      const address = await choice.go();
-      remember({ key: choice.key, kind: choice.kind, title: choice.title, subtitle: choice.subtitle, address });
-      setRecent(readRecent());
-      navigate(address);
-    } catch (error) {
-      notify.error('Could not open that record', (error as Error).message);
+  const choose = ({ address, ...choice }: Choice) => {
+    if (!address) {
+      notify.error('Could not open that record', 'That record has no page to open');
+      return;
     }
+    remember({ ...choice, address });
+    setRecent(readRecent());
+    navigate(address);
   };
 
   const searching = query.trim() !== '' && (debounced !== query || results.isLoading);
@@ -116,7 +113,7 @@ export default function CommandPalette({ opened, onClose, pages }: Props) {
       />
       <Spotlight.ActionsList aria-label={query.trim() ? 'Results' : 'Recent'}>
         {choices.map((choice) => (
-          <Spotlight.Action key={choice.key} onClick={() => void choose(choice)}>
+          <Spotlight.Action key={choice.key} onClick={() => choose(choice)}>
             <Group wrap="nowrap" w="100%" gap="sm">
               <Badge variant="light" size="sm" miw={92}>
                 {choice.kind}

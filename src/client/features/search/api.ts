@@ -26,6 +26,3 @@ export const useSearchResults = (query: string) => {
     { keepPreviousData: true },
   );
 };
-
-/** Which ledger an invoice line belongs to decides its address. */
-export const lineSource = async (id: number) => (await callApi('GET /invoices/lines/:id', { params: { id } })).source;
