@@ -1,12 +1,13 @@
 import { AGING_BUCKETS, type AgingBucket, type PaymentPayload } from '../../../shared/schemas/payments';
 import { utcDay } from '../../../shared/dates';
+import type { StatementStatus } from '../../../shared/schemas/invoices';
 import type { AgingSummary, StatementIssuer } from '../../../shared/types';
 import { Conflict } from '../errors/domain';
 import { auditCreated, auditDeleted, auditUpdated, jsonColumn, type AuditContext } from './audit';
 import { rowsOf } from './rows';
-import { NOW_SQL } from './sql';
+import { columnOf, type Condition } from './sql';
 import { STATEMENT_AUDIT } from './statement-audit';
-import { VERSION_BUMP } from './versions';
+import { updateRecord } from './versions';
 
 /** The payments recorded against statement `s`. */
 export const PAID_SUM = '(SELECT coalesce(sum(p.amount_cents), 0) FROM statement_payments p WHERE p.statement_id = s.id)';
@@ -31,15 +32,18 @@ const PAYMENT_AUDIT = {
   },
 } as const;
 
-/** `s` (the statement ?1) once its payments reach its total; its own and its entry's condition. */
-const REACHED = (alias: string) =>
-  `${alias}.status = 'issued' AND ${alias}.total_cents <= (SELECT coalesce(sum(amount_cents), 0) FROM statement_payments WHERE statement_id = ${alias}.id)`;
+/** A statement whose payments reach its total: its paid move's condition and its entry's. */
+const REACHED: Condition = (_, row) =>
+  `${columnOf(row, 'status')} = 'issued' AND ${columnOf(row, 'total_cents')} <= (SELECT coalesce(sum(p.amount_cents), 0) FROM statement_payments p WHERE p.statement_id = ${columnOf(row, 'id')})`;
 
-/** The statement ?1 becomes paid when its payments reach its total, with its entry first. */
-const paidWhenReached = (db: D1Database, id: number, audit: AuditContext) => [
-  auditUpdated(db, audit, { ...STATEMENT_AUDIT, id, values: { status: 'paid' }, where: [REACHED('r')] }),
-  db.prepare(`UPDATE statements SET status = 'paid', updated_at = ${NOW_SQL}, ${VERSION_BUMP} WHERE id = ?1 AND ${REACHED('statements')}`).bind(id),
+/** Moves statement `id` to `status` where `where` holds, with its entry first. */
+const statusMove = (db: D1Database, id: number, status: StatementStatus, where: Condition[], audit: AuditContext) => [
+  auditUpdated(db, audit, { ...STATEMENT_AUDIT, id, values: { status }, where }),
+  updateRecord(db, { table: 'statements', id, set: [{ column: 'status', value: status }], where }),
 ];
+
+/** The statement becomes paid when its payments reach its total. */
+const paidWhenReached = (db: D1Database, id: number, audit: AuditContext) => statusMove(db, id, 'paid', [REACHED], audit);
 
 /**
  * The guarded batch of a payment: the row only when the statement is issued and the amount fits
@@ -100,10 +104,10 @@ export const recordPayment = async (db: D1Database, id: number, body: PaymentPay
  * to issued, both only if the payment is the statement's, in one batch.
  */
 export const reversePayment = async (db: D1Database, id: number, paymentId: number, audit: AuditContext) => {
-  const belongs = `EXISTS (SELECT 1 FROM statement_payments WHERE id = ${paymentId} AND statement_id = ${id})`;
+  const paidWithIt: Condition = (bind, row) =>
+    `${columnOf(row, 'status')} = 'paid' AND EXISTS (SELECT 1 FROM statement_payments p WHERE p.id = ${bind(paymentId)} AND p.statement_id = ${columnOf(row, 'id')})`;
   const results = await db.batch([
-    auditUpdated(db, audit, { ...STATEMENT_AUDIT, id, values: { status: 'issued' }, where: [`r.status = 'paid' AND ${belongs}`] }),
-    db.prepare(`UPDATE statements SET status = 'issued', updated_at = ${NOW_SQL}, ${VERSION_BUMP} WHERE id = ?1 AND status = 'paid' AND ${belongs}`).bind(id),
+    ...statusMove(db, id, 'issued', [paidWithIt], audit),
     auditDeleted(db, audit, { ...PAYMENT_AUDIT, id: paymentId }),
     db.prepare('DELETE FROM statement_payments WHERE id = ?1 AND statement_id = ?2 RETURNING id').bind(paymentId, id),
   ]);
