@@ -93,11 +93,11 @@ export const conditionsSql = (conditions: readonly MaybeCondition[], bind: Bind,
     .join(' AND ');
 
 /**
- * A list's WHERE from the filters its query sets, with their values numbered after `first`; an
- * empty WHERE when no filter applies. Every list builds its filters here.
+ * A list's WHERE from the filters its query sets, with their values numbered in order; an empty
+ * WHERE when no filter applies. Every list builds its filters here.
  */
-export const whereSql = (filters: readonly MaybeCondition[], first: unknown[] = []) => {
-  const { params, bind } = parameters(first);
+export const whereSql = (filters: readonly MaybeCondition[]) => {
+  const { params, bind } = parameters();
   const conditions = conditionsSql(filters, bind, '');
   return { where: conditions ? `WHERE ${conditions}` : '', params };
 };
