@@ -1,4 +1,5 @@
 import type { AuditContext } from './audit';
+import { conditionsSql, parameters, type Bind, type MaybeCondition } from './sql';
 
 /**
  * Watchers and notifications of a ticket change (docs/architecture.md#notifications-watchers-and-mentions),
@@ -14,82 +15,86 @@ import type { AuditContext } from './audit';
 type Actor = AuditContext & { actorId: number };
 
 const TICKET = 'coalesce(?3, (SELECT max(id) FROM tickets))';
-const ACTIVE_IN = (param: string) => `u.id IN (SELECT value FROM json_each(${param})) AND u.is_active = 1`;
+const activeIn = (list: string) => `u.id IN (SELECT value FROM json_each(${list})) AND u.is_active = 1`;
 const NOTIFY = 'INSERT INTO notifications (user_id, kind, entity, entity_id, actor_id, title, request_id)';
 
-/** ?1 actor, ?2 request id, ?3 ticket id (null: the one just inserted), then the statement's own. */
-const bound = (db: D1Database, sql: string, { actorId, requestId }: Actor, ticketId: number | null, ...rest: unknown[]) =>
-  db.prepare(sql).bind(actorId, requestId, ticketId, ...rest);
+/**
+ * ?1 actor, ?2 request id, ?3 ticket id (null: the one just inserted); `sql` binds the
+ * statement's own values after them.
+ */
+const statement = (db: D1Database, { actorId, requestId }: Actor, ticketId: number | null, sql: (bind: Bind) => string) => {
+  const { params, bind } = parameters([actorId, requestId, ticketId]);
+  const text = sql(bind);
+  return db.prepare(text).bind(...params);
+};
 
-/** Guards an update's notices on the version the UPDATE expects (?5; null: whatever it is). */
-const AT_VERSION = 't.version = coalesce(?5, t.version)';
+/**
+ * For an update, the UPDATE's own conditions (its version among them) over the ticket `t`: a
+ * notice exists exactly when the change does, as its audit entry does.
+ */
+const whenUpdated = (where: MaybeCondition[] | undefined, bind: Bind) => {
+  const conditions = where ? conditionsSql(where, bind, 't') : '';
+  return conditions ? ` AND ${conditions}` : '';
+};
 
 /**
  * The listed active people start watching the ticket (reporter, assignee, commenters, people
  * mentioned). `afterWrite`: placed right after the batch's write, and only if it changed a row.
  */
 export const watchTicket = (db: D1Database, actor: Actor, ticketId: number | null, userIds: (number | null | undefined)[], afterWrite = false) =>
-  bound(
+  statement(
     db,
-    `INSERT OR IGNORE INTO ticket_watchers (ticket_id, user_id) SELECT ${TICKET}, u.id FROM users u WHERE ${ACTIVE_IN('?4')}${afterWrite ? ' AND changes() > 0' : ''}`,
     actor,
     ticketId,
-    JSON.stringify(userIds.filter((id): id is number => typeof id === 'number')),
+    (bind) =>
+      `INSERT OR IGNORE INTO ticket_watchers (ticket_id, user_id) SELECT ${TICKET}, u.id FROM users u
+       WHERE ${activeIn(bind(JSON.stringify(userIds.filter((id): id is number => typeof id === 'number'))))}${afterWrite ? ' AND changes() > 0' : ''}`,
   );
 
 /**
- * `assigned` to the new assignee. For an update, it runs before the UPDATE and
- * only when the assignee really changes at the expected version.
+ * `assigned` to the new assignee. For an update (`where`: the UPDATE's conditions), it runs before
+ * the UPDATE and only when the assignee really changes.
  */
-export const notifyAssigned = (db: D1Database, actor: Actor, ticketId: number | null, assigneeId: number, update?: { version: number | null }) =>
-  bound(
-    db,
-    `${NOTIFY} SELECT u.id, 'assigned', 'ticket', t.id, ?1, t.title, ?2
-     FROM tickets t JOIN users u ON ${ACTIVE_IN('json_array(?4)')} AND u.id <> ?1
-     WHERE t.id = ${TICKET}${update ? ` AND t.assignee_id IS NOT ?4 AND ${AT_VERSION}` : ''}`,
-    actor,
-    ticketId,
-    assigneeId,
-    ...(update ? [update.version] : []),
-  );
+export const notifyAssigned = (db: D1Database, actor: Actor, ticketId: number | null, assigneeId: number, where?: MaybeCondition[]) =>
+  statement(db, actor, ticketId, (bind) => {
+    const assignee = bind(assigneeId);
+    return `${NOTIFY} SELECT u.id, 'assigned', 'ticket', t.id, ?1, t.title, ?2
+     FROM tickets t JOIN users u ON ${activeIn(`json_array(${assignee})`)} AND u.id <> ?1
+     WHERE t.id = ${TICKET}${where ? ` AND t.assignee_id IS NOT ${assignee}` : ''}${whenUpdated(where, bind)}`;
+  });
 
 /**
  * `mentioned` to the active people the text names. For a description update (before the UPDATE),
  * only those the current description does not already mention.
  */
-export const notifyMentioned = (db: D1Database, actor: Actor, ticketId: number | null, userIds: number[], update?: { version: number | null }) =>
-  bound(
+export const notifyMentioned = (db: D1Database, actor: Actor, ticketId: number | null, userIds: number[], where?: MaybeCondition[]) =>
+  statement(
     db,
-    `${NOTIFY} SELECT u.id, 'mentioned', 'ticket', t.id, ?1, t.title, ?2
-     FROM tickets t JOIN users u ON ${ACTIVE_IN('?4')} AND u.id <> ?1
-     WHERE t.id = ${TICKET}${update ? ` AND instr(coalesce(t.description, ''), '(user:' || u.id || ')') = 0 AND ${AT_VERSION}` : ''}`,
     actor,
     ticketId,
-    JSON.stringify(userIds),
-    ...(update ? [update.version] : []),
+    (bind) => `${NOTIFY} SELECT u.id, 'mentioned', 'ticket', t.id, ?1, t.title, ?2
+     FROM tickets t JOIN users u ON ${activeIn(bind(JSON.stringify(userIds)))} AND u.id <> ?1
+     WHERE t.id = ${TICKET}${where ? ` AND instr(coalesce(t.description, ''), '(user:' || u.id || ')') = 0` : ''}${whenUpdated(where, bind)}`,
   );
 
-/** `status` to the ticket's watchers, before an UPDATE that moves it to another status. */
-export const notifyStatus = (db: D1Database, actor: Actor, ticketId: number, status: string, version: number | null) =>
-  bound(
+/** `status` to the ticket's watchers, before an UPDATE (its conditions `where`) that moves it to another status. */
+export const notifyStatus = (db: D1Database, actor: Actor, ticketId: number, status: string, where: MaybeCondition[]) =>
+  statement(
     db,
-    `${NOTIFY} SELECT u.id, 'status', 'ticket', t.id, ?1, t.title, ?2
-     FROM tickets t JOIN ticket_watchers w ON w.ticket_id = t.id JOIN users u ON u.id = w.user_id AND u.is_active = 1
-     WHERE t.id = ?3 AND t.status IS NOT ?4 AND ${AT_VERSION} AND u.id <> ?1`,
     actor,
     ticketId,
-    status,
-    version,
+    (bind) => `${NOTIFY} SELECT u.id, 'status', 'ticket', t.id, ?1, t.title, ?2
+     FROM tickets t JOIN ticket_watchers w ON w.ticket_id = t.id JOIN users u ON u.id = w.user_id AND u.is_active = 1
+     WHERE t.id = ?3 AND t.status IS NOT ${bind(status)} AND u.id <> ?1${whenUpdated(where, bind)}`,
   );
 
 /** `commented` to the ticket's watchers, except the people the comment mentions (they are told that). */
 export const notifyCommented = (db: D1Database, actor: Actor, ticketId: number, mentioned: number[]) =>
-  bound(
+  statement(
     db,
-    `${NOTIFY} SELECT u.id, 'commented', 'ticket', t.id, ?1, t.title, ?2
-     FROM tickets t JOIN ticket_watchers w ON w.ticket_id = t.id JOIN users u ON u.id = w.user_id AND u.is_active = 1
-     WHERE t.id = ?3 AND u.id <> ?1 AND u.id NOT IN (SELECT value FROM json_each(?4))`,
     actor,
     ticketId,
-    JSON.stringify(mentioned),
+    (bind) => `${NOTIFY} SELECT u.id, 'commented', 'ticket', t.id, ?1, t.title, ?2
+     FROM tickets t JOIN ticket_watchers w ON w.ticket_id = t.id JOIN users u ON u.id = w.user_id AND u.is_active = 1
+     WHERE t.id = ?3 AND u.id <> ?1 AND u.id NOT IN (SELECT value FROM json_each(${bind(JSON.stringify(mentioned))}))`,
   );

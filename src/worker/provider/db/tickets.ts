@@ -115,14 +115,13 @@ export const updateTicket = async (db: D1Database, id: number, changes: TicketCh
   await assertReferencesExist(db, changes);
   const resolved = changes.status && (CLOSED.includes(changes.status) ? `resolved_at = coalesce(resolved_at, ${NOW_SQL})` : 'resolved_at = NULL');
   const where = [versionMatches(version)];
-  const expected = { version: version ?? null };
   const mentioned = mentionedIds(changes.description);
   // Notices read the row as it stands before the UPDATE, with its WHERE, as the audit entry does.
   const before = [
     auditUpdated(db, audit, { ...AUDIT, id, values: changes, where }),
-    ...(changes.assigneeId ? [notifyAssigned(db, audit, id, changes.assigneeId, expected)] : []),
-    ...(changes.status ? [notifyStatus(db, audit, id, changes.status, expected.version)] : []),
-    ...(mentioned.length ? [notifyMentioned(db, audit, id, mentioned, expected)] : []),
+    ...(changes.assigneeId ? [notifyAssigned(db, audit, id, changes.assigneeId, where)] : []),
+    ...(changes.status ? [notifyStatus(db, audit, id, changes.status, where)] : []),
+    ...(mentioned.length ? [notifyMentioned(db, audit, id, mentioned, where)] : []),
   ];
   const results = await db.batch([
     ...before,
