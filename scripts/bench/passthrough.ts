@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -57,6 +57,27 @@ const config :Workerd.Config = (
   return spawn(path.resolve(bin('workerd')), ['serve', path.join(dir, 'config.capnp')], { stdio: 'ignore' });
 };
 
+/**
+ * The workerd process listening on `url`'s port: each Miniflare runs its own, so the CPU it spends
+ * per answer can be read apart from whatever else the machine is doing. Null where `ss` is missing.
+ */
+const processOf = (url: string) => {
+  try {
+    const listening = execFileSync('ss', ['-ltnpH', `sport = :${new URL(url).port}`], { encoding: 'utf8' });
+    const pid = /pid=(\d+)/.exec(listening)?.[1];
+    return pid ? Number(pid) : null;
+  } catch {
+    return null;
+  }
+};
+
+/** User and system CPU time of a process so far, in clock ticks (fields 14 and 15 of /proc/<pid>/stat). */
+const cpuTicks = (pid: number | null) => {
+  if (pid === null) return Number.NaN;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return Number(fields[11]) + Number(fields[12]);
+};
+
 const load = (url: string, connections: number, duration = SECONDS) =>
   autocannon({ url, connections, duration, headers: { authorization: 'Bearer bench' } });
 
@@ -70,24 +91,29 @@ const ROUNDS = 6;
  * other let it land on one. Answers per second over all rounds, and the failures.
  */
 const alternate = async (a: string, b: string, connections: number, seconds = SECONDS / 2) => {
+  const pids = [processOf(a), processOf(b)];
   const totals = [
-    { requests: 0, seconds: 0, failed: 0 },
-    { requests: 0, seconds: 0, failed: 0 },
+    { requests: 0, seconds: 0, failed: 0, ticks: 0 },
+    { requests: 0, seconds: 0, failed: 0, ticks: 0 },
   ];
   for (let round = 0; round < ROUNDS; round += 1) {
     const order = round % 2 === 0 ? [0, 1] : [1, 0];
     for (const which of order) {
+      const before = cpuTicks(pids[which]!);
       const result = await load(which === 0 ? a : b, connections, seconds);
       const total = totals[which]!;
+      total.ticks += cpuTicks(pids[which]!) - before;
       total.requests += result.requests.total;
       total.seconds += result.duration;
       total.failed += result.errors + result.non2xx;
     }
   }
-  const [first, second] = totals.map((total) => ({ perSecond: total.requests / total.seconds, failed: total.failed }));
+  const [first, second] = totals.map((total) => ({ perSecond: total.requests / total.seconds, failed: total.failed, ticksPerAnswer: total.ticks / total.requests }));
   return { a: first!, b: second! };
 };
 const ms = (value: number) => `${value.toFixed(2)} ms`;
+// Linux counts CPU time in ticks of 10 ms (USER_HZ 100).
+const perAnswer = (ticks: number) => `${Math.round(ticks * 10_000)} µs`;
 const failures = (...results: Result[]) => results.reduce((sum, r) => sum + r.errors + r.non2xx, 0);
 
 /**
@@ -163,6 +189,16 @@ export const benchPassthrough = async (): Promise<BenchRow[]> => {
             detail: `like with like: both in workerd through Miniflare, both setting the security headers, no-store and X-Request-Id; ${ROUNDS} alternating rounds of ${SECONDS / 2} s each`,
           }
         : { figure: 'passthrough throughput vs a Worker that forwards and sets the same headers (10 connections)', measured: 'not measured (a load answered no requests)', budget: '≥ 90%', pass: true, value: Number.NaN },
+      // The same loads read as CPU per answer of each workerd process: other work on the machine
+      // slows both, but adds little to either's own CPU time.
+      Number.isFinite(budget.a.ticksPerAnswer / budget.b.ticksPerAnswer)
+        ? reported(
+            'passthrough CPU per answer vs the Worker that forwards and sets the headers (10 connections)',
+            `${((budget.b.ticksPerAnswer / budget.a.ticksPerAnswer) * 100).toFixed(0)}% (${perAnswer(budget.a.ticksPerAnswer)} / ${perAnswer(budget.b.ticksPerAnswer)} of workerd CPU per answer)`,
+            budget.b.ticksPerAnswer / budget.a.ticksPerAnswer,
+            'the forwarder’s CPU per answer over the passthrough’s: a throughput ratio that other load on the machine barely moves',
+          )
+        : reported('passthrough CPU per answer vs the Worker that forwards and sets the headers (10 connections)', 'not measured (no workerd process found for a port)', Number.NaN),
       reported(
         'passthrough throughput vs a Worker that only forwards (10 connections)',
         `${(ofFloor * 100).toFixed(0)}% (${Math.round(throughTen.requests.average)} / ${Math.round(forwardsTen.requests.average)} req/s)`,
