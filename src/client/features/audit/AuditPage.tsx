@@ -8,7 +8,7 @@ import { ChangeList } from '../../lib/audit/ChangeList';
 import { ACTION_LABELS, ENTITY_LABELS, actorOf, describeChanges, recordLabel } from '../../lib/audit/describe';
 import { formatDateTime, fullName } from '../../lib/format';
 import { useCan } from '../../lib/permissions';
-import { optionalId, optionalOneOf } from '../../lib/search';
+import { optionalId, optionalOneOf } from '../../lib/url-state';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { Facts } from '../../lib/ui/Facts';
 import { FoldingFilters } from '../../lib/ui/FoldingFilters';
@@ -18,7 +18,7 @@ import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { useDownload } from '../../lib/use-download';
 import { exportAudit, usePeople } from './api';
 import { recordAddress } from '../../lib/links';
-import { useAuditSearch } from './search';
+import { useAuditParams } from './url-state';
 
 const PAGE_SIZE = 50;
 
@@ -61,7 +61,7 @@ function EntryDetails({ entry }: { entry: AuditEntry }) {
 }
 
 function AuditLog() {
-  const [{ id: openId, page = 1, ...filters }, view] = useAuditSearch();
+  const [{ id: openId, page = 1, ...filters }, view] = useAuditParams();
   const csv = useDownload('Export failed');
   const people = usePeople();
   const rangeError = filters.from && filters.to && filters.from > filters.to ? 'Must be on or after From' : undefined;

@@ -13,7 +13,7 @@ import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { AgingCards } from './AgingCards';
 import { generateStatement, moveStatement, useAging, useCompanies, useStatement, useStatements } from './api';
 import { PERIOD_OPTIONS, STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS } from './labels';
-import { useStatementSearch } from './search';
+import { useStatementParams } from './url-state';
 import { StatementDocument } from './StatementDocument';
 import { PaymentsSection } from './PaymentsSection';
 import { StatementView } from './StatementView';
@@ -45,7 +45,7 @@ const COLUMNS: Column<Statement>[] = [
 const DONE: Record<StatementTarget, string> = { issued: 'Statement issued', paid: 'Statement marked paid', void: 'Statement voided' };
 
 export function StatementPage() {
-  const [{ statementId, page: statementsPage, overdue }, setSearch] = useStatementSearch();
+  const [{ statementId, page: statementsPage, overdue }, setParams] = useStatementParams();
   const statements = useStatements(statementsPage ?? 1, overdue);
   const statement = useStatement(statementId);
   const [generating, generateModal] = useDisclosure(false);
@@ -81,7 +81,7 @@ export function StatementPage() {
     failure: 'Statement not generated',
     onSuccess: async (created) => {
       generateModal.close();
-      setSearch({ statementId: created.id });
+      setParams({ statementId: created.id });
       await statements.mutate();
     },
   });
@@ -112,7 +112,7 @@ export function StatementPage() {
         mb="sm"
         label="Overdue only"
         checked={overdue === true}
-        onChange={(event) => setSearch({ overdue: event.currentTarget.checked || undefined, page: undefined })}
+        onChange={(event) => setParams({ overdue: event.currentTarget.checked || undefined, page: undefined })}
       />
       <DataTable
         label="Statements"
@@ -120,8 +120,8 @@ export function StatementPage() {
         page={statements.data}
         error={statements.error}
         onRetry={() => statements.mutate()}
-        onPageChange={(next) => setSearch({ page: next > 1 ? next : undefined })}
-        onOpen={(row) => setSearch({ statementId: row.id })}
+        onPageChange={(next) => setParams({ page: next > 1 ? next : undefined })}
+        onOpen={(row) => setParams({ statementId: row.id })}
         selectedId={statementId}
         empty={
           overdue
@@ -150,7 +150,7 @@ export function StatementPage() {
           </Button>
         </Stack>
       </Modal>
-      <RecordDrawer opened={statementId !== undefined} onClose={() => setSearch({ statementId: undefined })} title={statement.data ? `Statement ${statement.data.number}` : 'Statement'}>
+      <RecordDrawer opened={statementId !== undefined} onClose={() => setParams({ statementId: undefined })} title={statement.data ? `Statement ${statement.data.number}` : 'Statement'}>
         <RecordState read={statement} noun="Statement">
           {(current) => (
             <Stack>

@@ -1,10 +1,10 @@
 import { Checkbox, Group, Select } from '@mantine/core';
 import { TICKET_PRIORITIES, TICKET_STATUSES } from '../../../shared/schemas/tickets';
 import type { Option } from '../../lib/form/fields';
-import { optionalId, optionalOneOf } from '../../lib/search';
+import { optionalId, optionalOneOf } from '../../lib/url-state';
 import { FoldingFilters } from '../../lib/ui/FoldingFilters';
 import { SearchField } from '../../lib/ui/SearchField';
-import type { TicketsView } from './search';
+import type { TicketsView } from './url-state';
 import { PRIORITY_OPTIONS, STATUS_OPTIONS } from '../../lib/ticket-labels';
 import classes from './ticket-filters.module.css';
 

@@ -16,7 +16,7 @@ import { assigneeOptions, createTicket, fetchTicket, updateTicket, useTicket, us
 import { AttachmentsSection } from './AttachmentsSection';
 import { CommentsSection } from './CommentsSection';
 import { PRIORITY_COLORS, PRIORITY_LABELS, STATUS_COLORS, STATUS_LABELS } from '../../lib/ticket-labels';
-import { ticketSort, useTicketsSearch } from './search';
+import { ticketSort, useTicketsParams } from './url-state';
 import { TicketFilters } from './TicketFilters';
 import { NEW_TICKET, TicketForm, editableFields } from './TicketForm';
 import { TimeSection } from './TimeSection';
@@ -36,8 +36,8 @@ const DEFAULT_SORT = '-createdAt' as const;
 const labelOf = (options: Option[]) => (value: unknown) => options.find((option) => option.value === String(value))?.label;
 
 export function TicketsPage() {
-  const [{ id, page = 1, sort = DEFAULT_SORT, ...filters }, view] = useTicketsSearch();
-  const setSearch = view.update;
+  const [{ id, page = 1, sort = DEFAULT_SORT, ...filters }, view] = useTicketsParams();
+  const setParams = view.update;
   const tickets = useTickets({ ...filters, sort, page });
   const ticket = useTicket(id);
   const options = useTicketOptions();
@@ -58,7 +58,7 @@ export function TicketsPage() {
     failure: 'Ticket not created',
     onSuccess: async (created) => {
       closeCreate();
-      setSearch({ id: created.id });
+      setParams({ id: created.id });
       await tickets.mutate();
     },
   };
@@ -83,7 +83,7 @@ export function TicketsPage() {
         error={tickets.error}
         onRetry={() => tickets.mutate()}
         onPageChange={view.goTo}
-        onOpen={(row) => setSearch({ id: row.id })}
+        onOpen={(row) => setParams({ id: row.id })}
         selectedId={id}
         sort={sort}
         onSortChange={(next) => view.filter({ sort: next === DEFAULT_SORT ? undefined : ticketSort(next) })}
@@ -92,7 +92,7 @@ export function TicketsPage() {
       <FormModal opened={creating} onClose={closeCreate} title="New ticket" size="lg">
         <TicketForm initialValues={NEW_TICKET} options={options} submitLabel="Create ticket" mutation={create} draftKey="ticket:new" />
       </FormModal>
-      <RecordDrawer opened={id !== undefined} onClose={() => setSearch({ id: undefined })} title={ticket.data ? `#${ticket.data.id} ${ticket.data.title}` : `Ticket #${id ?? ''}`}>
+      <RecordDrawer opened={id !== undefined} onClose={() => setParams({ id: undefined })} title={ticket.data ? `#${ticket.data.id} ${ticket.data.title}` : `Ticket #${id ?? ''}`}>
         <RecordState read={ticket} noun="Ticket">
           {(current) => (
             <Stack>
