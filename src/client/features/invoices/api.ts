@@ -3,7 +3,7 @@ import type { PaymentPayload } from '../../../shared/schemas/payments';
 import type { ImportReport, ImportResult } from '../../../shared/types';
 import { apiRequest } from '../../lib/api';
 import { apiPath, callApi } from '../../lib/endpoints';
-import { downloadFromApi } from '../../lib/download';
+import { apiDownload } from '../../lib/download';
 import { useApi } from '../../lib/use-api';
 
 export interface LineFilters {
@@ -26,7 +26,7 @@ export const deleteLine = (id: number) => callApi('DELETE /invoices/lines/:id', 
 export const approveLines = (ids: number[]) => callApi('POST /invoices/lines/approve', { body: { ids } });
 
 export const exportLines = (source: InvoiceSource, { period, status }: Omit<LineFilters, 'page'>) =>
-  downloadFromApi(
+  apiDownload(
     apiPath('GET /invoices/:source/lines.csv', { params: { source }, query: { period, status } }),
     `${[source, period, status].filter(Boolean).join('-')}-lines.csv`,
   );
