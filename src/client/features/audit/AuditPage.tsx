@@ -1,7 +1,8 @@
 import { Anchor, Button, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
-import { AUDIT_ACTIONS, AUDIT_ENTITIES } from '../../../shared/schemas/audit';
+import { ValidationError } from 'yup';
+import { AUDIT_ACTIONS, AUDIT_ENTITIES, auditQuerySchema } from '../../../shared/schemas/audit';
 import type { AuditEntry } from '../../../shared/types';
 import { useAudit } from '../../lib/audit/api';
 import { ChangeList } from '../../lib/audit/ChangeList';
@@ -18,7 +19,7 @@ import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { useDownload } from '../../lib/use-download';
 import { exportAudit, usePeople } from './api';
 import { recordAddress } from '../../lib/links';
-import { useAuditParams } from './url-state';
+import { useAuditParams, type AuditView } from './url-state';
 
 const PAGE_SIZE = 50;
 
@@ -60,11 +61,25 @@ function EntryDetails({ entry }: { entry: AuditEntry }) {
   );
 }
 
+/**
+ * What the To filter says: the API's own rule for the range (the shared query schema's), in this
+ * page's words, so the page never asks for a range the API would refuse.
+ */
+const rangeErrorOf = ({ from, to }: Pick<AuditView, 'from' | 'to'>) => {
+  try {
+    auditQuerySchema.validateSyncAt('to', { from, to });
+    return undefined;
+  } catch (error) {
+    if (error instanceof ValidationError) return 'Must be on or after From';
+    throw error;
+  }
+};
+
 function AuditLog() {
   const [{ id: openId, page = 1, ...filters }, view] = useAuditParams();
   const csv = useDownload('Export failed');
   const people = usePeople();
-  const rangeError = filters.from && filters.to && filters.from > filters.to ? 'Must be on or after From' : undefined;
+  const rangeError = rangeErrorOf(filters);
   const query = { ...filters, to: rangeError ? undefined : filters.to };
   const log = useAudit({ ...query, page, pageSize: PAGE_SIZE });
   const opened = log.data?.items.find((entry) => entry.id === openId);
