@@ -10,8 +10,9 @@ import { useAction } from '../../lib/form/use-mutation';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
+import { RecordSelect } from '../../lib/ui/RecordSelect';
 import { AgingCards } from './AgingCards';
-import { generateStatement, moveStatement, useAging, useCompanies, useStatement, useStatements } from './api';
+import { generateStatement, moveStatement, useAging, useStatement, useStatements } from './api';
 import { PERIOD_OPTIONS, STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS } from './labels';
 import { useStatementParams } from './url-state';
 import { StatementDocument } from './StatementDocument';
@@ -52,9 +53,8 @@ export function StatementPage() {
   const canBill = useCan('manageStatements');
   const canReverse = useCan('reversePayments');
   const aging = useAging();
-  const companies = useCompanies();
   const [period, setPeriod] = useState<string | null>(PERIOD_OPTIONS[1]?.value ?? null);
-  const [companyId, setCompanyId] = useState<string | null>(null);
+  const [companyId, setCompanyId] = useState<number | null>(null);
   const [ask, setAsk] = useState<{ target: StatementTarget; opened: boolean }>({ target: 'issued', opened: false });
   // The status on screen when the person asked, until their answer goes out: a live update
   // meanwhile must not turn their "Issue" into a move from wherever the statement now is, and a
@@ -135,17 +135,16 @@ export function StatementPage() {
             Bills every approved GIFS SLA and Azure line of the month that is not on a statement yet. A month that already has a statement gets a supplementary one.
           </Text>
           <Select label="Month" data={PERIOD_OPTIONS} value={period} onChange={setPeriod} allowDeselect={false} searchable />
-          <Select
+          <RecordSelect
             label="Company"
             description="Needed only when the month's lines belong to more than one company"
             placeholder="The month's only company"
-            data={(companies.data?.items ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
+            records="companies"
             value={companyId}
             onChange={setCompanyId}
-            searchable
             clearable
           />
-          <Button onClick={() => period && void generate.run({ period, companyId: companyId ? Number(companyId) : undefined })} loading={busy} disabled={busy || !period}>
+          <Button onClick={() => period && void generate.run({ period, companyId: companyId ?? undefined })} loading={busy} disabled={busy || !period}>
             Generate
           </Button>
         </Stack>

@@ -44,8 +44,6 @@ export const generateStatement = (request: StatementRequest) => callApi('POST /i
 /** A status move; `from` is always the status the page shows, so a stale or repeated click gets 409. */
 export const moveStatement = (id: number, changes: StatementChanges & { from: StatementStatus }) =>
   callApi('PATCH /invoices/gifs/statements/:id', { params: { id }, body: changes });
-/** The companies a statement can bill, for the generate dialog. */
-export const useCompanies = () => useApi('GET /companies', { query: { pageSize: 200 } });
 
 /** Sends a CSV file to a ledger: a dry run answers the check, an import the batch (or a 400 whose body is the check). */
 export const sendImport = <T extends ImportReport | ImportResult>(source: InvoiceSource, file: Blob, fileName: string, dryRun: boolean) =>
