@@ -1,8 +1,9 @@
 import { Checkbox, Group, Select } from '@mantine/core';
 import { TICKET_PRIORITIES, TICKET_STATUSES } from '../../../shared/schemas/tickets';
 import type { Option } from '../../lib/form/fields';
+import type { RecordKind } from '../../lib/record-options';
 import { optionalOneOf } from '../../lib/url-state';
-import { RecordSelect, type RecordSelectProps } from '../../lib/ui/RecordSelect';
+import { RecordSelect } from '../../lib/ui/RecordSelect';
 import { FoldingFilters } from '../../lib/ui/FoldingFilters';
 import { SearchField } from '../../lib/ui/SearchField';
 import type { TicketsView } from './url-state';
@@ -42,7 +43,7 @@ export function TicketFilters({ filters, onChange, onSearch }: Props) {
   const select = (label: string, data: Option[], value: string | undefined, change: (value: string | null) => void) => (
     <Select label={label} data={data} value={value ?? null} onChange={change} placeholder="Any" clearable searchable />
   );
-  const recordSelect = (label: string, records: RecordSelectProps['records'], value: number | undefined, change: (id: number | undefined) => void) => (
+  const recordSelect = (label: string, records: RecordKind, value: number | undefined, change: (id: number | undefined) => void) => (
     <RecordSelect label={label} records={records} value={value ?? null} onChange={(id) => change(id ?? undefined)} placeholder="Any" clearable />
   );
   const search = <SearchField label="Search" placeholder='Words, "a phrase" or #id' value={filters.q} onSearch={onSearch} />;
