@@ -62,7 +62,7 @@ const parse = (raw: string): unknown => {
 };
 
 /** One exchange with the API: bearer token, 10 s timeout, no retries, errors mapped per docs/api.md#errors. */
-const send = async (path: string, { method = 'GET', body, authenticated = true, signal, ifMatch }: RequestOptions, accept: string) => {
+export const apiFetch = async (path: string, { method = 'GET', body, authenticated = true, signal, ifMatch }: RequestOptions, accept: string) => {
   const headers: Record<string, string> = { accept };
   // A file (an import's CSV) goes as it is, under its own type; anything else as JSON.
   if (body !== undefined) headers['content-type'] = body instanceof Blob ? body.type || 'application/octet-stream' : 'application/json';
@@ -111,7 +111,4 @@ export const conflictRecord = <T extends Versioned>(error: unknown): T | null =>
 
 /** A JSON call to the API. */
 export const apiRequest = async <T>(path: string, options: RequestOptions = {}): Promise<T> =>
-  parse(await (await send(path, options, 'application/json')).text()) as T;
-
-/** A file from the API (such as a CSV export), fetched with the token like any other call. */
-export const apiDownload = async (path: string) => (await send(path, {}, '*/*')).blob();
+  parse(await (await apiFetch(path, options, 'application/json')).text()) as T;

@@ -1,4 +1,4 @@
-import { apiDownload } from './api';
+import { apiFetch } from './api';
 
 /** Hands a Blob to the browser as a file download. */
 export const saveBlob = (blob: Blob, filename: string) => {
@@ -14,5 +14,13 @@ export const saveBlob = (blob: Blob, filename: string) => {
 
 export const saveCsv = (csv: string, filename: string) => saveBlob(new Blob([csv], { type: 'text/csv;charset=utf-8' }), filename);
 
-/** Downloads an API file; the server's export honours the same filters as the page. */
-export const downloadFromApi = async (path: string, filename: string) => saveBlob(await apiDownload(path), filename);
+/**
+ * A file from the API (an export, a backup, an attachment), fetched with the token in its header
+ * like any other call, never in an address. Given a file name, the browser saves it under that
+ * name; the Blob is the answer either way (a thumbnail shows it in the page).
+ */
+export const apiDownload = async (path: string, saveAs?: string) => {
+  const blob = await (await apiFetch(path, {}, '*/*')).blob();
+  if (saveAs !== undefined) saveBlob(blob, saveAs);
+  return blob;
+};

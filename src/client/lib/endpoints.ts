@@ -47,18 +47,15 @@ const partsOf = (args: unknown) =>
 /** How a call may be sent: cut short by a newer one, (signing in) without the token, or only onto a version. */
 type RequestExtras = Pick<RequestOptions, 'signal' | 'authenticated' | 'ifMatch'>;
 
-/** `apiPath` for code that has checked its arguments already, such as a generic reader. */
-export const pathOf = (key: string, args: unknown) => {
+/** A call's address under the API base, e.g. `tickets/12/comments` or `tickets?page=2`. */
+export const apiPath = <K extends keyof Calls>(key: K, ...[args]: ArgsOf<K>) => {
   const { params = {}, query } = partsOf(args);
   const path = key.replace(/^\S+ \//, '').replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params[name])));
   return query ? withQuery(path, query) : path;
 };
 
-/** A call's address under the API base, e.g. `tickets/12/comments` or `tickets?page=2`. */
-export const apiPath = <K extends keyof Calls>(key: K, ...[args]: ArgsOf<K>) => pathOf(key, args);
-
 /** Sends a call and answers with the contract's type for it. */
-export const callApi = <K extends keyof ApiContract>(key: K, ...[args]: ArgsOf<K, RequestExtras>) => {
-  const { body, signal, authenticated, ifMatch } = partsOf(args);
-  return apiRequest<ResponseOf<K>>(pathOf(key, args), { method: METHODS.find((method) => key.startsWith(`${method} `)), body, signal, authenticated, ifMatch });
+export const callApi = <K extends keyof ApiContract>(key: K, ...args: ArgsOf<K, RequestExtras>) => {
+  const { body, signal, authenticated, ifMatch } = partsOf(args[0]);
+  return apiRequest<ResponseOf<K>>(apiPath(key, ...args), { method: METHODS.find((method) => key.startsWith(`${method} `)), body, signal, authenticated, ifMatch });
 };

@@ -2,7 +2,7 @@ import { useLayoutEffect } from 'react';
 import useSWR, { mutate, preload, unstable_serialize, useSWRConfig, type Cache } from 'swr';
 import type { ApiContract, ResponseOf } from '../../shared/api-contract';
 import { apiRequest } from './api';
-import { pathOf, type ArgsOf } from './endpoints';
+import { apiPath, type ArgsOf } from './endpoints';
 
 const fetchPath = <T>(path: string) => apiRequest<T>(path);
 
@@ -47,9 +47,10 @@ type Read = Extract<keyof ApiContract, `GET ${string}`>;
  * unmounts and again when a new first reader arrives (an answer that landed after everyone left
  * must not be shown as if it were current). Hooks mounted together share one entry, as SWR does.
  */
-export const useApi = <K extends Read>(call: K, ...[args]: ArgsOf<K, unknown, null>) => {
+export const useApi = <K extends Read>(call: K, ...args: ArgsOf<K, unknown, null>) => {
   const { cache } = useSWRConfig();
-  const path = args === null ? null : pathOf(call, args);
+  // TypeScript does not narrow a generic tuple by its element: past the null check these are a call's arguments.
+  const path = args[0] === null ? null : apiPath(call, ...(args as ArgsOf<K>));
   const key = unstable_serialize(path);
   if (key && !readersOf(cache).get(key)) cache.delete(key);
 

@@ -2,7 +2,7 @@ import { Avatar, Button, Menu, SegmentedControl, Stack, Text, VisuallyHidden, us
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../lib/auth-store';
 import { endThisSession } from '../../lib/sign-out';
-import { useSettingsSearch } from '../../features/settings/search';
+import { useSettingsParams } from '../../features/settings/url-state';
 import { PAGES } from '../../lib/pages';
 
 const THEMES: { label: string; value: MantineColorScheme }[] = [
@@ -14,7 +14,7 @@ const THEMES: { label: string; value: MantineColorScheme }[] = [
 /** The header's account menu: who is signed in, settings, theme and logout. */
 export function UserMenu() {
   const { user } = useAuth();
-  const [, setSettings] = useSettingsSearch();
+  const [, setSettings] = useSettingsParams();
   const { colorScheme, setColorScheme } = useMantineColorScheme();
   const navigate = useNavigate();
   const name = user ? `${user.firstName} ${user.surname}`.trim() : 'Signed in';

@@ -1,11 +1,8 @@
 import type { AuditRequest } from '../../lib/audit/api';
-import { downloadFromApi } from '../../lib/download';
+import { apiDownload } from '../../lib/download';
 import { apiPath } from '../../lib/endpoints';
 import { today } from '../../lib/today';
-import { useApi } from '../../lib/use-api';
-
-export const usePeople = () => useApi('GET /users', { query: { pageSize: 200 } });
 
 /** The log as CSV with the page's filters (admin only, like the page). */
 export const exportAudit = (query: Omit<AuditRequest, 'page' | 'pageSize'>) =>
-  downloadFromApi(apiPath('GET /audit.csv', { query }), `audit-log-${today()}.csv`);
+  apiDownload(apiPath('GET /audit.csv', { query }), `audit-log-${today()}.csv`);

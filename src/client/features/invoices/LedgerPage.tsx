@@ -5,7 +5,7 @@ import { HistorySection } from '../../lib/audit/HistorySection';
 import { formatCents, formatMonth } from '../../lib/format';
 import type { Mutation } from '../../lib/form/use-mutation';
 import { useCan } from '../../lib/permissions';
-import { optionalOneOf } from '../../lib/search';
+import { optionalOneOf } from '../../lib/url-state';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { FoldingFilters } from '../../lib/ui/FoldingFilters';
 import { PageTitle } from '../../lib/ui/PageTitle';
@@ -20,7 +20,7 @@ import { NewLineButton } from './NewLineButton';
 import { LINE_FILTER_OPTIONS, LINE_STATUS_COLORS, LINE_STATUS_LABELS, PERIOD_OPTIONS } from './labels';
 import { LineEditor } from './LineEditor';
 import { MonthInvoice } from './MonthInvoice';
-import { useLineSearch } from './search';
+import { useLineParams } from './url-state';
 import { RecordState } from '../../lib/ui/RecordState';
 
 const COLUMNS: Column<InvoiceLine>[] = [
@@ -46,8 +46,8 @@ const DESCRIPTIONS: Record<InvoiceSource, string> = {
 export function LedgerPage({ source }: { source: InvoiceSource }) {
   const title = SOURCE_NAMES[source];
   const description = DESCRIPTIONS[source];
-  const [{ lineId, page = 1, ...filters }, view] = useLineSearch();
-  const setSearch = view.update;
+  const [{ lineId, page = 1, ...filters }, view] = useLineParams();
+  const setParams = view.update;
   const lines = useLines(source, { ...filters, page });
   const line = useLine(lineId);
   const csv = useDownload('Export failed');
@@ -74,7 +74,7 @@ export function LedgerPage({ source }: { source: InvoiceSource }) {
         actions={
           <Group gap="sm">
             {canImport ? <ImportButton source={source} title={title} onImported={() => lines.mutate()} /> : null}
-            {canEdit ? <NewLineButton source={source} period={filters.period} onCreated={(created) => Promise.all([lines.mutate(), setSearch({ lineId: created.id })])} /> : null}
+            {canEdit ? <NewLineButton source={source} period={filters.period} onCreated={(created) => Promise.all([lines.mutate(), setParams({ lineId: created.id })])} /> : null}
             <Button variant="light" onClick={() => void csv.start(() => exportLines(source, filters))} loading={csv.busy} disabled={csv.busy}>
               Export CSV
             </Button>
@@ -99,11 +99,11 @@ export function LedgerPage({ source }: { source: InvoiceSource }) {
         error={lines.error}
         onRetry={() => lines.mutate()}
         onPageChange={view.goTo}
-        onOpen={(row) => setSearch({ lineId: row.id })}
+        onOpen={(row) => setParams({ lineId: row.id })}
         selectedId={lineId}
         empty={{ title: 'No invoice lines', description: 'Nothing matches these filters.' }}
       />
-      <RecordDrawer opened={lineId !== undefined} onClose={() => setSearch({ lineId: undefined })} keys={['lineId']} title={line.data ? line.data.description.split('\n')[0] : 'Invoice line'}>
+      <RecordDrawer opened={lineId !== undefined} onClose={() => setParams({ lineId: undefined })} keys={['lineId']} title={line.data ? line.data.description.split('\n')[0] : 'Invoice line'}>
         <RecordState read={line} noun="Line">
           {(current) => (
             <Stack>
@@ -111,7 +111,7 @@ export function LedgerPage({ source }: { source: InvoiceSource }) {
               {canEdit && current.status === 'draft' ? (
                 <DeleteLineButton
                   line={current}
-                  onDeleted={() => Promise.all([lines.mutate(), setSearch({ lineId: undefined })])}
+                  onDeleted={() => Promise.all([lines.mutate(), setParams({ lineId: undefined })])}
                   onRefused={() => Promise.all([lines.mutate(), line.mutate()])}
                 />
               ) : null}

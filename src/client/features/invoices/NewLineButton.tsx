@@ -4,13 +4,14 @@ import { useMemo } from 'react';
 import { createLineSchema, type InvoiceSource, type LinePayload } from '../../../shared/schemas/invoices';
 import type { InvoiceLine } from '../../../shared/types';
 import { formatCents, formatMonth } from '../../lib/format';
-import { ChoiceField, IdSelectField, MoneyField, NumberField, TextField, TextareaField } from '../../lib/form/fields';
+import { ChoiceField, MoneyField, NumberField, TextField, TextareaField } from '../../lib/form/fields';
 import { MutationForm } from '../../lib/form/MutationForm';
+import { RecordSelectField } from '../../lib/form/RecordSelectField';
 import { SubmitButton } from '../../lib/form/SubmitButton';
 import type { Mutation } from '../../lib/form/use-mutation';
 import { validateWith } from '../../lib/form/validate';
 import { FormModal } from '../../lib/ui/FormModal';
-import { createLine, useCompanies } from './api';
+import { createLine } from './api';
 import { LINE_STATUS_OPTIONS, PERIOD_OPTIONS, currentPeriod } from './labels';
 
 const validate = validateWith(createLineSchema);
@@ -18,13 +19,11 @@ const validate = validateWith(createLineSchema);
 /** "New line" and its dialog: a line typed in by hand, a draft unless chosen otherwise. */
 export function NewLineButton({ source, period, onCreated }: { source: InvoiceSource; period?: string; onCreated: (line: InvoiceLine) => unknown }) {
   const [opened, dialog] = useDisclosure(false);
-  const companies = useCompanies();
   // The ledger's filtered month is offered even when it is older or later than the usual list.
   const periods = useMemo(
     () => (period && !PERIOD_OPTIONS.some((option) => option.value === period) ? [{ value: period, label: formatMonth(period) }, ...PERIOD_OPTIONS] : PERIOD_OPTIONS),
     [period],
   );
-  const companyOptions = useMemo(() => (companies.data?.items ?? []).map((c) => ({ value: String(c.id), label: c.name })), [companies.data]);
   const create: Mutation<LinePayload, InvoiceLine> = {
     send: (line) => createLine(source, line),
     success: (line) => ['Line created', formatCents(line.amountCents)],
@@ -46,7 +45,7 @@ export function NewLineButton({ source, period, onCreated }: { source: InvoiceSo
           {({ submitting }) => (
             <Stack>
               <ChoiceField name="period" label="Period" data={periods} searchable />
-              <IdSelectField name="companyId" label="Company" placeholder="None" data={companyOptions} />
+              <RecordSelectField name="companyId" label="Company" records="companies" placeholder="None" />
               <TextareaField name="description" label="Description" autosize minRows={2} />
               <NumberField name="quantity" label="Quantity" />
               <MoneyField name="unitPriceCents" label="Unit price" />

@@ -10,10 +10,11 @@ import { useAction } from '../../lib/form/use-mutation';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
+import { RecordSelect } from '../../lib/ui/RecordSelect';
 import { AgingCards } from './AgingCards';
-import { generateStatement, moveStatement, useAging, useCompanies, useStatement, useStatements } from './api';
+import { generateStatement, moveStatement, useAging, useStatement, useStatements } from './api';
 import { PERIOD_OPTIONS, STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS } from './labels';
-import { useStatementSearch } from './search';
+import { useStatementParams } from './url-state';
 import { StatementDocument } from './StatementDocument';
 import { PaymentsSection } from './PaymentsSection';
 import { StatementView } from './StatementView';
@@ -45,16 +46,15 @@ const COLUMNS: Column<Statement>[] = [
 const DONE: Record<StatementTarget, string> = { issued: 'Statement issued', paid: 'Statement marked paid', void: 'Statement voided' };
 
 export function StatementPage() {
-  const [{ statementId, page: statementsPage, overdue }, setSearch] = useStatementSearch();
+  const [{ statementId, page: statementsPage, overdue }, setParams] = useStatementParams();
   const statements = useStatements(statementsPage ?? 1, overdue);
   const statement = useStatement(statementId);
   const [generating, generateModal] = useDisclosure(false);
   const canBill = useCan('manageStatements');
   const canReverse = useCan('reversePayments');
   const aging = useAging();
-  const companies = useCompanies();
   const [period, setPeriod] = useState<string | null>(PERIOD_OPTIONS[1]?.value ?? null);
-  const [companyId, setCompanyId] = useState<string | null>(null);
+  const [companyId, setCompanyId] = useState<number | null>(null);
   const [ask, setAsk] = useState<{ target: StatementTarget; opened: boolean }>({ target: 'issued', opened: false });
   // The status on screen when the person asked, until their answer goes out: a live update
   // meanwhile must not turn their "Issue" into a move from wherever the statement now is, and a
@@ -81,7 +81,7 @@ export function StatementPage() {
     failure: 'Statement not generated',
     onSuccess: async (created) => {
       generateModal.close();
-      setSearch({ statementId: created.id });
+      setParams({ statementId: created.id });
       await statements.mutate();
     },
   });
@@ -112,7 +112,7 @@ export function StatementPage() {
         mb="sm"
         label="Overdue only"
         checked={overdue === true}
-        onChange={(event) => setSearch({ overdue: event.currentTarget.checked || undefined, page: undefined })}
+        onChange={(event) => setParams({ overdue: event.currentTarget.checked || undefined, page: undefined })}
       />
       <DataTable
         label="Statements"
@@ -120,8 +120,8 @@ export function StatementPage() {
         page={statements.data}
         error={statements.error}
         onRetry={() => statements.mutate()}
-        onPageChange={(next) => setSearch({ page: next > 1 ? next : undefined })}
-        onOpen={(row) => setSearch({ statementId: row.id })}
+        onPageChange={(next) => setParams({ page: next > 1 ? next : undefined })}
+        onOpen={(row) => setParams({ statementId: row.id })}
         selectedId={statementId}
         empty={
           overdue
@@ -135,22 +135,21 @@ export function StatementPage() {
             Bills every approved GIFS SLA and Azure line of the month that is not on a statement yet. A month that already has a statement gets a supplementary one.
           </Text>
           <Select label="Month" data={PERIOD_OPTIONS} value={period} onChange={setPeriod} allowDeselect={false} searchable />
-          <Select
+          <RecordSelect
             label="Company"
             description="Needed only when the month's lines belong to more than one company"
             placeholder="The month's only company"
-            data={(companies.data?.items ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
+            records="companies"
             value={companyId}
             onChange={setCompanyId}
-            searchable
             clearable
           />
-          <Button onClick={() => period && void generate.run({ period, companyId: companyId ? Number(companyId) : undefined })} loading={busy} disabled={busy || !period}>
+          <Button onClick={() => period && void generate.run({ period, companyId: companyId ?? undefined })} loading={busy} disabled={busy || !period}>
             Generate
           </Button>
         </Stack>
       </Modal>
-      <RecordDrawer opened={statementId !== undefined} onClose={() => setSearch({ statementId: undefined })} title={statement.data ? `Statement ${statement.data.number}` : 'Statement'}>
+      <RecordDrawer opened={statementId !== undefined} onClose={() => setParams({ statementId: undefined })} title={statement.data ? `Statement ${statement.data.number}` : 'Statement'}>
         <RecordState read={statement} noun="Statement">
           {(current) => (
             <Stack>

@@ -3,7 +3,7 @@ import type { PaymentPayload } from '../../../shared/schemas/payments';
 import type { ImportReport, ImportResult } from '../../../shared/types';
 import { apiRequest } from '../../lib/api';
 import { apiPath, callApi } from '../../lib/endpoints';
-import { downloadFromApi } from '../../lib/download';
+import { apiDownload } from '../../lib/download';
 import { useApi } from '../../lib/use-api';
 
 export interface LineFilters {
@@ -26,7 +26,7 @@ export const deleteLine = (id: number) => callApi('DELETE /invoices/lines/:id', 
 export const approveLines = (ids: number[]) => callApi('POST /invoices/lines/approve', { body: { ids } });
 
 export const exportLines = (source: InvoiceSource, { period, status }: Omit<LineFilters, 'page'>) =>
-  downloadFromApi(
+  apiDownload(
     apiPath('GET /invoices/:source/lines.csv', { params: { source }, query: { period, status } }),
     `${[source, period, status].filter(Boolean).join('-')}-lines.csv`,
   );
@@ -44,8 +44,6 @@ export const generateStatement = (request: StatementRequest) => callApi('POST /i
 /** A status move; `from` is always the status the page shows, so a stale or repeated click gets 409. */
 export const moveStatement = (id: number, changes: StatementChanges & { from: StatementStatus }) =>
   callApi('PATCH /invoices/gifs/statements/:id', { params: { id }, body: changes });
-/** The companies a statement can bill, for the generate dialog. */
-export const useCompanies = () => useApi('GET /companies', { query: { pageSize: 200 } });
 
 /** Sends a CSV file to a ledger: a dry run answers the check, an import the batch (or a 400 whose body is the check). */
 export const sendImport = <T extends ImportReport | ImportResult>(source: InvoiceSource, file: Blob, fileName: string, dryRun: boolean) =>

@@ -19,7 +19,7 @@ import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { SearchField } from '../../lib/ui/SearchField';
 import type { LookupApi } from './api';
-import { useLookupSearch } from './search';
+import { useLookupParams } from './url-state';
 import { RecordState } from '../../lib/ui/RecordState';
 
 export interface LookupConfig<T extends { id: number; name: string }> {
@@ -91,8 +91,8 @@ function DeleteQuestion({ name, noun, uses }: { name: string | undefined; noun: 
 /** A lookup table's page: searchable list, create, and a panel to view, edit and delete (admins), or only view. */
 export function LookupPage<T extends { id: number; name: string; updatedAt: string; version: number }>({ config }: { config: LookupConfig<T> }) {
   const { api, noun } = config;
-  const [{ id, q, page = 1 }, view] = useLookupSearch();
-  const setSearch = view.update;
+  const [{ id, q, page = 1 }, view] = useLookupParams();
+  const setParams = view.update;
   const list = api.useList({ q, page });
   const record = api.useRecord(id);
   const [creating, createModal] = useDisclosure(false);
@@ -111,7 +111,7 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
     failure: `${noun} not created`,
     onSuccess: async (created) => {
       createModal.close();
-      setSearch({ id: created.id });
+      setParams({ id: created.id });
       await list.mutate();
     },
   };
@@ -129,7 +129,7 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
     failure: `${noun} not deleted`,
     onSuccess: async () => {
       confirmModal.close();
-      setSearch({ id: undefined });
+      setParams({ id: undefined });
       await list.mutate();
     },
   });
@@ -147,7 +147,7 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
         error={list.error}
         onRetry={() => list.mutate()}
         onPageChange={view.goTo}
-        onOpen={(row) => setSearch({ id: row.id })}
+        onOpen={(row) => setParams({ id: row.id })}
         selectedId={id}
         empty={{
           title: q ? `No ${config.title.toLowerCase()} match this search` : `No ${config.title.toLowerCase()} yet`,
@@ -157,7 +157,7 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
       <FormModal opened={creating && canEdit} onClose={createModal.close} title={`New ${noun.toLowerCase()}`}>
         <LookupForm schema={config.schema} initialValues={config.blank} fields={config.fields} submitLabel={`Create ${noun.toLowerCase()}`} mutation={create} />
       </FormModal>
-      <RecordDrawer opened={id !== undefined} onClose={() => setSearch({ id: undefined })} title={record.data?.name ?? noun}>
+      <RecordDrawer opened={id !== undefined} onClose={() => setParams({ id: undefined })} title={record.data?.name ?? noun}>
         <RecordState read={record} noun={noun}>
           {(current) => (
             <Stack>

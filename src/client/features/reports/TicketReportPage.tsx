@@ -13,7 +13,7 @@ import { StatCard } from '../../lib/ui/StatCard';
 import { STATUS_LABELS } from '../../lib/ticket-labels';
 import { useTicketReport } from './api';
 import { isValidRange, lastYear, RANGE_PRESETS, rangeErrors, type DayRange } from './report-range';
-import { rangeParts, rangeValue, useTicketReportSearch } from './search';
+import { rangeParts, rangeValue, useTicketReportParams } from './url-state';
 
 // How long typing must pause before a date counts: a year typed digit by digit passes through
 // whole but wrong dates (0002, 0020, 0202) that should neither flash an error nor be fetched.
@@ -29,11 +29,11 @@ const bucketLabel = (bucket: string) => (bucket.length === 7 ? formatMonth(bucke
 
 /** Ticket counts by a grouping over a date range, opened against resolved, and time to resolve. */
 export function TicketReportPage() {
-  const [search, setSearch] = useTicketReportSearch();
+  const [params, setParams] = useTicketReportParams();
   const range = useMemo(() => {
-    const fromAddress = search.range ? rangeParts(search.range) : null;
+    const fromAddress = params.range ? rangeParts(params.range) : null;
     return fromAddress && isValidRange(fromAddress) ? fromAddress : lastYear(today());
-  }, [search.range]);
+  }, [params.range]);
   // What the date fields hold while someone types; the report follows once it is a valid range.
   const [draft, setDraft] = useState<DayRange>(range);
   const [draftOf, setDraftOf] = useState(range);
@@ -49,8 +49,8 @@ export function TicketReportPage() {
   const errors = current ? rangeErrors(settled) : {};
   const settledValid = current && isValidRange(settled);
   useEffect(() => {
-    if (settledValid && rangeValue(settled) !== rangeValue(range)) setSearch({ range: rangeValue(settled) }, { replace: true });
-  }, [settled, settledValid, range, setSearch]);
+    if (settledValid && rangeValue(settled) !== rangeValue(range)) setParams({ range: rangeValue(settled) }, { replace: true });
+  }, [settled, settledValid, range, setParams]);
   const [groupBy, setGroupBy] = useState<TicketReportGroup>('status');
   const { data, error, mutate } = useTicketReport({ ...range, groupBy });
   const animate = !useReducedMotion();
@@ -90,7 +90,7 @@ export function TicketReportPage() {
             size="xs"
             variant={preset === p ? 'filled' : 'default'}
             aria-pressed={preset === p}
-            onClick={() => setSearch({ range: rangeValue(p.range(today())) })}
+            onClick={() => setParams({ range: rangeValue(p.range(today())) })}
           >
             {p.label}
           </Button>

@@ -12,7 +12,7 @@ import { useTimesheet } from './api';
 import { addDays, daysBetween } from '../../../shared/dates';
 import { today } from '../../lib/today';
 import { rangeAround, shiftRange, type RangeMode } from './ranges';
-import { useTimesheetSearch } from './search';
+import { useTimesheetParams } from './url-state';
 import classes from './timesheet.module.css';
 
 const hours = (minutes: number) => (minutes / 60).toFixed(2);
@@ -30,9 +30,9 @@ const switchAnchor = (mode: RangeMode, range: { from: string; to: string }, now:
 
 /** Hours per person per day for a week or a month, billable split, with totals, a chart and CSV. */
 export function TimesheetPage() {
-  const [{ view: mode = 'week', from }, setSearch] = useTimesheetSearch();
+  const [{ view: mode = 'week', from }, setParams] = useTimesheetParams();
   const range = useMemo(() => rangeAround(mode, from ?? today()), [mode, from]);
-  const show = (next: { from: string }, view: RangeMode = mode) => setSearch({ view: view === 'week' ? undefined : view, from: next.from });
+  const show = (next: { from: string }, view: RangeMode = mode) => setParams({ view: view === 'week' ? undefined : view, from: next.from });
   const { data, error, mutate } = useTimesheet(range);
   const animate = !useReducedMotion();
   // A phone's week chart names the weekdays only: seven "10 Wed" labels run into each other there.

@@ -1,7 +1,7 @@
 import { Alert, Button, Skeleton, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { BackupList as BackupListData, BackupMadeBy } from '../../../shared/types';
-import { downloadFromApi } from '../../lib/download';
+import { apiDownload } from '../../lib/download';
 import { apiPath } from '../../lib/endpoints';
 import { formatDateTime } from '../../lib/format';
 import { useCan } from '../../lib/permissions';
@@ -54,7 +54,7 @@ interface BackupListProps {
 /** Admins only: a backup holds every password hash, and the provider answers 403 to others. */
 function DownloadButton({ backupKey, time }: { backupKey: string; time: string }) {
   const { busy, start } = useDownload('Backup not downloaded');
-  const download = () => start(() => downloadFromApi(apiPath('GET /settings/backups/download', { query: { key: backupKey } }), backupKey.replace(/^backups\//, '')));
+  const download = () => start(() => apiDownload(apiPath('GET /settings/backups/download', { query: { key: backupKey } }), backupKey.replace(/^backups\//, '')));
   return (
     <Button size="xs" variant="default" onClick={download} loading={busy} aria-label={`Download the backup of ${time}`}>
       Download

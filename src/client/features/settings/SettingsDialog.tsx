@@ -8,7 +8,7 @@ import { SecurityTab } from './SecurityTab';
 import { GuardScopeContext, type GuardScope } from '../../lib/form/unsaved';
 import { useToastClearance } from '../../lib/toast/clearance';
 import { closeOnEscapeInside } from '../../lib/ui/escape';
-import { useSettingsSearch } from './search';
+import { useSettingsParams } from './url-state';
 import classes from './settings.module.css';
 
 const LABELS: Record<SettingsTab, string> = {
@@ -37,9 +37,9 @@ const returnFocusToOpener = () => document.querySelector<HTMLElement>('[data-set
 
 /** The settings dialog, opened by `?settings=true`; the active tab lives in `?tab=`. */
 export function SettingsDialog() {
-  const [{ settings, tab = 'profile' }, setSearch] = useSettingsSearch();
+  const [{ settings, tab = 'profile' }, setParams] = useSettingsParams();
   const mobile = useMediaQuery('(max-width: 48em)') ?? false;
-  const close = () => setSearch({ settings: undefined, tab: undefined });
+  const close = () => setParams({ settings: undefined, tab: undefined });
   // A tab change or closing takes a form off the screen: with unsaved changes, the router's guard asks first.
   const [scope] = useState<GuardScope>(() => ({ keys: ['settings', 'tab'], forms: new Set() }));
   // Full screen on a phone, its header is where the toasts would be.
@@ -79,7 +79,7 @@ export function SettingsDialog() {
               label={LABELS[value]}
               active={tab === value}
               aria-current={tab === value ? 'page' : undefined}
-              onClick={() => setSearch({ tab: value }, { replace: true })}
+              onClick={() => setParams({ tab: value }, { replace: true })}
             />
           ))}
         </nav>

@@ -2,7 +2,7 @@ import { Anchor, Button, FileButton, Group, Image, Paper, Skeleton, Stack, Text,
 import { useEffect, useEffectEvent } from 'react';
 import { isImageType, type Attachment } from '../../../shared/schemas/attachments';
 import { useAuth } from '../../lib/auth-store';
-import { downloadFromApi } from '../../lib/download';
+import { apiDownload } from '../../lib/download';
 import { formatDateTime } from '../../lib/format';
 import { useCan } from '../../lib/permissions';
 import { notify } from '../../lib/toast/notify';
@@ -29,7 +29,7 @@ function Thumbnail({ file }: { file: Attachment }) {
 
 export function AttachmentRow({ file, onDelete, showComment = true }: { file: Attachment; onDelete: (() => void) | null; showComment?: boolean }) {
   const { start } = useDownload('Download failed');
-  const download = () => void start(() => downloadFromApi(contentPath(file.id), file.name));
+  const download = () => void start(() => apiDownload(contentPath(file.id), file.name));
   return (
     <Paper withBorder p="xs" component="li" className={classes.row}>
       <Group wrap="nowrap" gap="sm" align="center">

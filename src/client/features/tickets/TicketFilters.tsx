@@ -1,16 +1,17 @@
 import { Checkbox, Group, Select } from '@mantine/core';
 import { TICKET_PRIORITIES, TICKET_STATUSES } from '../../../shared/schemas/tickets';
 import type { Option } from '../../lib/form/fields';
-import { optionalId, optionalOneOf } from '../../lib/search';
+import type { RecordKind } from '../../lib/record-options';
+import { optionalOneOf } from '../../lib/url-state';
+import { RecordSelect } from '../../lib/ui/RecordSelect';
 import { FoldingFilters } from '../../lib/ui/FoldingFilters';
 import { SearchField } from '../../lib/ui/SearchField';
-import type { TicketsView } from './search';
+import type { TicketsView } from './url-state';
 import { PRIORITY_OPTIONS, STATUS_OPTIONS } from '../../lib/ticket-labels';
 import classes from './ticket-filters.module.css';
 
 interface Props {
   filters: Partial<TicketsView>;
-  options: { companies: Option[]; categories: Option[]; users: Option[] };
   onChange: (changes: Partial<TicketsView>) => void;
   onSearch: (q: string) => void;
 }
@@ -22,7 +23,7 @@ const FLAGS = [
   { key: 'mine', label: 'Assigned to me' },
 ] as const;
 
-export function TicketFilters({ filters, options, onChange, onSearch }: Props) {
+export function TicketFilters({ filters, onChange, onSearch }: Props) {
   const active = [filters.status, filters.priority, filters.companyId, filters.categoryId, filters.assigneeId].filter(
     (value) => value !== undefined,
   ).length;
@@ -42,14 +43,17 @@ export function TicketFilters({ filters, options, onChange, onSearch }: Props) {
   const select = (label: string, data: Option[], value: string | undefined, change: (value: string | null) => void) => (
     <Select label={label} data={data} value={value ?? null} onChange={change} placeholder="Any" clearable searchable />
   );
+  const recordSelect = (label: string, records: RecordKind, value: number | undefined, change: (id: number | undefined) => void) => (
+    <RecordSelect label={label} records={records} value={value ?? null} onChange={(id) => change(id ?? undefined)} placeholder="Any" clearable />
+  );
   const search = <SearchField label="Search" placeholder='Words, "a phrase" or #id' value={filters.q} onSearch={onSearch} />;
   const selects = (
     <>
       {select('Status', STATUS_OPTIONS, filters.status, (status) => onChange({ status: optionalOneOf(TICKET_STATUSES, status) }))}
       {select('Priority', PRIORITY_OPTIONS, filters.priority, (priority) => onChange({ priority: optionalOneOf(TICKET_PRIORITIES, priority) }))}
-      {select('Company', options.companies, filters.companyId?.toString(), (v) => onChange({ companyId: optionalId(v) }))}
-      {select('Category', options.categories, filters.categoryId?.toString(), (v) => onChange({ categoryId: optionalId(v) }))}
-      {select('Assignee', options.users, filters.assigneeId?.toString(), (v) => onChange({ assigneeId: optionalId(v) }))}
+      {recordSelect('Company', 'companies', filters.companyId, (companyId) => onChange({ companyId }))}
+      {recordSelect('Category', 'ticket-categories', filters.categoryId, (categoryId) => onChange({ categoryId }))}
+      {recordSelect('Assignee', 'users', filters.assigneeId, (assigneeId) => onChange({ assigneeId }))}
     </>
   );
 

@@ -1,14 +1,14 @@
 import { SimpleGrid, Stack } from '@mantine/core';
 import { createTicketSchema, type TicketPayload } from '../../../shared/schemas/tickets';
 import type { Ticket } from '../../../shared/types';
-import { ChoiceField, DateField, IdSelectField, TextField, type Option } from '../../lib/form/fields';
+import { ChoiceField, DateField, TextField, type Option } from '../../lib/form/fields';
 import { MentionTextareaField } from '../../lib/form/MentionTextareaField';
 import { MutationForm, type EditedRecord } from '../../lib/form/MutationForm';
+import { RecordSelectField } from '../../lib/form/RecordSelectField';
 import { SubmitButton } from '../../lib/form/SubmitButton';
 import type { Mutation } from '../../lib/form/use-mutation';
 import { validateWith } from '../../lib/form/validate';
 import { PRIORITY_OPTIONS, STATUS_OPTIONS } from '../../lib/ticket-labels';
-import { assigneeOptions } from './api';
 
 const validate = validateWith(createTicketSchema);
 
@@ -37,7 +37,8 @@ export const editableFields = (ticket: Ticket): TicketPayload => ({
 
 interface TicketFormProps {
   initialValues: TicketPayload;
-  options: { companies: Option[]; categories: Option[]; users: Option[]; inactiveUserIds: Set<string> };
+  /** The active people, offered after `@` in the description. */
+  people: Option[];
   submitLabel: string;
   mutation: Mutation<TicketPayload, Ticket>;
   /** The ticket being edited; none for a new one. */
@@ -46,7 +47,7 @@ interface TicketFormProps {
   draftKey: string;
 }
 
-export function TicketForm({ initialValues, options, submitLabel, mutation, record, draftKey }: TicketFormProps) {
+export function TicketForm({ initialValues, people, submitLabel, mutation, record, draftKey }: TicketFormProps) {
   return (
     <MutationForm<TicketPayload, Ticket>
       mutation={mutation}
@@ -58,13 +59,13 @@ export function TicketForm({ initialValues, options, submitLabel, mutation, reco
       {({ submitting }) => (
         <Stack>
           <TextField name="title" label="Title" />
-          <MentionTextareaField name="description" label="Description" autosize minRows={3} maxRows={10} people={assigneeOptions(options, null)} />
+          <MentionTextareaField name="description" label="Description" autosize minRows={3} maxRows={10} people={people} />
           <SimpleGrid cols={{ base: 1, xs: 2 }}>
             <ChoiceField name="status" label="Status" data={STATUS_OPTIONS} />
             <ChoiceField name="priority" label="Priority" data={PRIORITY_OPTIONS} />
-            <IdSelectField name="companyId" label="Company" data={options.companies} placeholder="None" />
-            <IdSelectField name="categoryId" label="Category" data={options.categories} placeholder="None" />
-            <IdSelectField name="assigneeId" label="Assignee" data={assigneeOptions(options, initialValues.assigneeId)} placeholder="Unassigned" />
+            <RecordSelectField name="companyId" label="Company" records="companies" placeholder="None" />
+            <RecordSelectField name="categoryId" label="Category" records="ticket-categories" placeholder="None" />
+            <RecordSelectField name="assigneeId" label="Assignee" records="users" activeOnly kept={initialValues.assigneeId} placeholder="Unassigned" />
             <DateField name="dueAt" label="Due date" />
           </SimpleGrid>
           <SubmitButton label={submitLabel} submitting={submitting} />

@@ -7,16 +7,17 @@ import { HistorySection } from '../../lib/audit/HistorySection';
 import type { ValueFormats } from '../../lib/audit/describe';
 import type { Option } from '../../lib/form/fields';
 import { formatDate } from '../../lib/format';
+import { activeOptions, useRecordOptions } from '../../lib/record-options';
 import type { Mutation } from '../../lib/form/use-mutation';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { FormModal } from '../../lib/ui/FormModal';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
-import { assigneeOptions, createTicket, fetchTicket, updateTicket, useTicket, useTicketOptions, useTickets } from './api';
+import { createTicket, fetchTicket, updateTicket, useTicket, useTickets } from './api';
 import { AttachmentsSection } from './AttachmentsSection';
 import { CommentsSection } from './CommentsSection';
 import { PRIORITY_COLORS, PRIORITY_LABELS, STATUS_COLORS, STATUS_LABELS } from '../../lib/ticket-labels';
-import { ticketSort, useTicketsSearch } from './search';
+import { ticketSort, useTicketsParams } from './url-state';
 import { TicketFilters } from './TicketFilters';
 import { NEW_TICKET, TicketForm, editableFields } from './TicketForm';
 import { TimeSection } from './TimeSection';
@@ -36,20 +37,23 @@ const DEFAULT_SORT = '-createdAt' as const;
 const labelOf = (options: Option[]) => (value: unknown) => options.find((option) => option.value === String(value))?.label;
 
 export function TicketsPage() {
-  const [{ id, page = 1, sort = DEFAULT_SORT, ...filters }, view] = useTicketsSearch();
-  const setSearch = view.update;
+  const [{ id, page = 1, sort = DEFAULT_SORT, ...filters }, view] = useTicketsParams();
+  const setParams = view.update;
   const tickets = useTickets({ ...filters, sort, page });
   const ticket = useTicket(id);
-  const options = useTicketOptions();
+  const companies = useRecordOptions('companies');
+  const categories = useRecordOptions('ticket-categories');
+  const users = useRecordOptions('users');
+  const people = useMemo(() => activeOptions(users), [users]);
   const [creating, { open: openCreate, close: closeCreate }] = useDisclosure(false);
   const historyFormats = useMemo<ValueFormats>(
     () => ({
-      companyId: labelOf(options.companies),
-      categoryId: labelOf(options.categories),
-      assigneeId: labelOf(options.users),
-      reporterId: labelOf(options.users),
+      companyId: labelOf(companies),
+      categoryId: labelOf(categories),
+      assigneeId: labelOf(users),
+      reporterId: labelOf(users),
     }),
-    [options],
+    [companies, categories, users],
   );
 
   const create: Mutation<TicketPayload, Ticket> = {
@@ -58,7 +62,7 @@ export function TicketsPage() {
     failure: 'Ticket not created',
     onSuccess: async (created) => {
       closeCreate();
-      setSearch({ id: created.id });
+      setParams({ id: created.id });
       await tickets.mutate();
     },
   };
@@ -75,7 +79,7 @@ export function TicketsPage() {
   return (
     <>
       <PageTitle title="Tickets" description="Service desk requests" actions={<Button onClick={openCreate}>New ticket</Button>} />
-      <TicketFilters filters={filters} options={options} onChange={view.filter} onSearch={view.search} />
+      <TicketFilters filters={filters} onChange={view.filter} onSearch={view.search} />
       <DataTable
         label="Tickets"
         columns={COLUMNS}
@@ -83,16 +87,16 @@ export function TicketsPage() {
         error={tickets.error}
         onRetry={() => tickets.mutate()}
         onPageChange={view.goTo}
-        onOpen={(row) => setSearch({ id: row.id })}
+        onOpen={(row) => setParams({ id: row.id })}
         selectedId={id}
         sort={sort}
         onSortChange={(next) => view.filter({ sort: next === DEFAULT_SORT ? undefined : ticketSort(next) })}
         empty={{ title: 'No tickets match', description: 'Change the filters or create a ticket.' }}
       />
       <FormModal opened={creating} onClose={closeCreate} title="New ticket" size="lg">
-        <TicketForm initialValues={NEW_TICKET} options={options} submitLabel="Create ticket" mutation={create} draftKey="ticket:new" />
+        <TicketForm initialValues={NEW_TICKET} people={people} submitLabel="Create ticket" mutation={create} draftKey="ticket:new" />
       </FormModal>
-      <RecordDrawer opened={id !== undefined} onClose={() => setSearch({ id: undefined })} title={ticket.data ? `#${ticket.data.id} ${ticket.data.title}` : `Ticket #${id ?? ''}`}>
+      <RecordDrawer opened={id !== undefined} onClose={() => setParams({ id: undefined })} title={ticket.data ? `#${ticket.data.id} ${ticket.data.title}` : `Ticket #${id ?? ''}`}>
         <RecordState read={ticket} noun="Ticket">
           {(current) => (
             <Stack>
@@ -103,7 +107,7 @@ export function TicketsPage() {
               <TicketForm
                 key={current.updatedAt}
                 initialValues={editableFields(current)}
-                options={options}
+                people={people}
                 submitLabel="Save ticket"
                 mutation={save(current)}
                 draftKey={`ticket:${current.id}`}
@@ -120,7 +124,7 @@ export function TicketsPage() {
               <Divider />
               <TimeSection ticketId={current.id} />
               <Divider />
-              <CommentsSection ticketId={current.id} people={assigneeOptions(options, null)} />
+              <CommentsSection ticketId={current.id} people={people} />
               <Divider />
               <AttachmentsSection ticketId={current.id} />
               <Divider />

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import { API_BASE } from '../../../shared/constants';
 import type { Attachment } from '../../../shared/schemas/attachments';
-import { ApiError, apiDownload } from '../../lib/api';
+import { ApiError } from '../../lib/api';
 import { authState } from '../../lib/auth-store';
+import { apiDownload } from '../../lib/download';
 import { apiPath, callApi } from '../../lib/endpoints';
 import { useApi } from '../../lib/use-api';
 

@@ -4,7 +4,7 @@ import type { User } from '../../../shared/types';
 import { HistorySection } from '../../lib/audit/HistorySection';
 import { useAuth } from '../../lib/auth-store';
 import { formatDate, fullName } from '../../lib/format';
-import { optionalOneOf } from '../../lib/search';
+import { optionalOneOf } from '../../lib/url-state';
 import { useCan } from '../../lib/permissions';
 import { useAction, type Mutation } from '../../lib/form/use-mutation';
 import { ActiveBadge } from '../../lib/ui/ActiveBadge';
@@ -13,7 +13,7 @@ import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { SearchField } from '../../lib/ui/SearchField';
 import { createUser, updateUser, useUser, useUsers } from './api';
-import { useUsersSearch } from './search';
+import { useUsersParams } from './url-state';
 import { RoleBadge } from './RoleBadge';
 import { CreateUserForm, EditUserForm, ResetPasswordForm } from './UserForms';
 import { UserDetails } from './UserDetails';
@@ -37,8 +37,8 @@ const COLUMNS: Column<User>[] = [
 ];
 
 export function UsersPage() {
-  const [{ id, component, q, status, page }, view] = useUsersSearch();
-  const setSearch = view.update;
+  const [{ id, component, q, status, page }, view] = useUsersParams();
+  const setParams = view.update;
   const users = useUsers({ q, status, page });
   const selected = useUser(id);
   const { user: me } = useAuth();
@@ -47,7 +47,7 @@ export function UsersPage() {
   // Without the right to manage users, an address asking for a form shows the record (or nothing).
   const asked = component === 'create' ? 'create' : id ? (component === 'edit' ? 'edit' : 'details') : null;
   const panel = canManage || asked === 'details' ? asked : asked === 'edit' ? 'details' : null;
-  const close = () => setSearch({ id: undefined, component: undefined });
+  const close = () => setParams({ id: undefined, component: undefined });
 
   const showUser = (user: User) => Promise.all([selected.mutate(user, { revalidate: false }), users.mutate()]);
 
@@ -56,7 +56,7 @@ export function UsersPage() {
     success: (user) => ['User created', fullName(user)],
     failure: 'User not created',
     onSuccess: async (user) => {
-      setSearch({ id: user.id, component: 'details' });
+      setParams({ id: user.id, component: 'details' });
       await users.mutate();
     },
   };
@@ -66,7 +66,7 @@ export function UsersPage() {
     success: (user) => ['User updated', fullName(user)],
     failure: 'User not updated',
     onSuccess: async (user) => {
-      setSearch({ component: 'details' });
+      setParams({ component: 'details' });
       await showUser(user);
     },
   };
@@ -93,7 +93,7 @@ export function UsersPage() {
       <PageTitle
         title="Users"
         description="Staff who can sign in"
-        actions={canManage ? <Button onClick={() => setSearch({ id: undefined, component: 'create' })}>New user</Button> : undefined}
+        actions={canManage ? <Button onClick={() => setParams({ id: undefined, component: 'create' })}>New user</Button> : undefined}
       />
       <Group mb="md" grow>
         <SearchField label="Search" placeholder="Name or email" value={q} onSearch={view.search} />
@@ -113,7 +113,7 @@ export function UsersPage() {
         error={users.error}
         onRetry={() => users.mutate()}
         onPageChange={view.goTo}
-        onOpen={(user) => setSearch({ id: user.id, component: 'details' })}
+        onOpen={(user) => setParams({ id: user.id, component: 'details' })}
         selectedId={id}
         empty={{ title: q || status ? 'No users match' : 'No users yet', description: q || status ? 'Try another name, email or status.' : undefined }}
       />
@@ -129,7 +129,7 @@ export function UsersPage() {
                     canManage={canManage}
                     busy={toggleActive.busy}
                     isSelf={user.id === me?.id}
-                    onEdit={() => setSearch({ component: 'edit' })}
+                    onEdit={() => setParams({ component: 'edit' })}
                     onToggleActive={() => void toggleActive.run(user)}
                   />
                 ) : null}

@@ -15,7 +15,7 @@ import { useState } from 'react';
 import { Field } from 'react-final-form';
 import { centsToText, parseCents } from '../money';
 
-type Named<P> = Omit<P, 'name' | 'value' | 'onChange' | 'onBlur' | 'onFocus' | 'error'> & { name: string };
+export type Named<P> = Omit<P, 'name' | 'value' | 'onChange' | 'onBlur' | 'onFocus' | 'error'> & { name: string };
 
 interface FieldMeta {
   touched?: boolean;
@@ -62,25 +62,6 @@ export function PasswordField({ name, ...props }: Named<PasswordInputProps>) {
 export interface Option {
   value: string;
   label: string;
-}
-
-/** A Mantine select bound to a field holding a record id (number) or null for none. */
-export function IdSelectField({ name, ...props }: Named<SelectProps> & { data: Option[] }) {
-  return (
-    <Field<number | null> name={name}>
-      {({ input, meta }) => (
-        <Select
-          {...props}
-          value={input.value ? String(input.value) : null}
-          onChange={(value) => input.onChange(value ? Number(value) : null)}
-          onBlur={input.onBlur}
-          error={errorOf(meta)}
-          searchable
-          clearable
-        />
-      )}
-    </Field>
-  );
 }
 
 /** A Mantine select bound to a text field with a fixed list of values. */

@@ -2,8 +2,9 @@ import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
 /**
- * Parsers for search values. An invalid value never breaks a page: it reads as absent, so the
- * page falls back to its default (`?id=abc` is the same as no id).
+ * The state a page keeps in its address's query string ("search values"): parsers for each kind of
+ * value, and hooks that read and write them. An invalid value never breaks a page: it reads as
+ * absent, so the page falls back to its default (`?id=abc` is the same as no id).
  */
 export const optionalId = (value: string | null): number | undefined => {
   if (value === null || !/^\d{1,15}$/.test(value)) return undefined;
@@ -25,24 +26,24 @@ export const optionalPage = (value: string | null): number | undefined => {
 export const optionalOneOf = <T extends string>(allowed: readonly T[], value: string | null): T | undefined =>
   allowed.find((candidate) => candidate === value);
 
-type SearchValue = string | number | boolean | undefined;
+type UrlValue = string | number | boolean | undefined;
 
 /**
- * One typed view of a route's search values and a setter that merges changes into the address
+ * One typed view of a route's address values and a setter that merges changes into the address
  * (undefined removes a value), so every record has a shareable link.
  */
-export const useTypedSearch = <T extends Record<string, SearchValue>>(parse: (params: URLSearchParams) => T) => {
-  const [values, write] = useSearchWriter(parse);
+export const useUrlState = <T extends Record<string, UrlValue>>(parse: (params: URLSearchParams) => T) => {
+  const [values, write] = useUrlWriter(parse);
   return [values, write as (changes: Partial<T>, options?: WriteOptions) => void] as const;
 };
 
 /**
- * A list page's search values (docs/architecture.md#search-and-list-views) with the moves a list makes: a filter or sort change
+ * A list page's address values (docs/architecture.md#search-and-list-views) with the moves a list makes: a filter or sort change
  * starts again at page 1 as one new history entry; typing in a search box replaces the entry, so
  * Back does not step through every keystroke.
  */
-export const useListSearch = <T extends Record<string, SearchValue> & { q?: string; page?: number }>(parse: (params: URLSearchParams) => T) => {
-  const [values, write] = useSearchWriter(parse);
+export const useListParams = <T extends Record<string, UrlValue> & { q?: string; page?: number }>(parse: (params: URLSearchParams) => T) => {
+  const [values, write] = useUrlWriter(parse);
   const view = useMemo(
     () => ({
       update: write as (changes: Partial<T>, options?: WriteOptions) => void,
@@ -59,7 +60,7 @@ interface WriteOptions {
   replace?: boolean;
 }
 
-const useSearchWriter = <T extends Record<string, SearchValue>>(parse: (params: URLSearchParams) => T) => {
+const useUrlWriter = <T extends Record<string, UrlValue>>(parse: (params: URLSearchParams) => T) => {
   const [params, setParams] = useSearchParams();
   const values = useMemo(() => parse(params), [parse, params]);
   // The params as last written, until the router renders them: react-router hands a functional
@@ -70,7 +71,7 @@ const useSearchWriter = <T extends Record<string, SearchValue>>(parse: (params: 
     latest.current = params;
   }, [params]);
   const write = useCallback(
-    (changes: Record<string, SearchValue>, options: WriteOptions = {}) => {
+    (changes: Record<string, UrlValue>, options: WriteOptions = {}) => {
       const next = new URLSearchParams(latest.current);
       for (const [key, value] of Object.entries(changes)) {
         if (value === undefined || value === '') next.delete(key);

@@ -1,13 +1,13 @@
 import { AUDIT_ACTIONS, AUDIT_ENTITIES } from '../../../shared/schemas/audit';
 import { parseDay } from '../../../shared/dates';
-import { optionalId, optionalOneOf, optionalPage, useListSearch } from '../../lib/search';
+import { optionalId, optionalOneOf, optionalPage, useListParams } from '../../lib/url-state';
 
 
 /**
  * `/audit/`: `id` opens an entry; the rest are the log's filters (the API's own names) and page,
  * so a reload, Back or a shared link shows the same entries (docs/architecture.md#search-and-list-views).
  */
-export const parseAuditSearch = (params: URLSearchParams) => ({
+export const parseAuditParams = (params: URLSearchParams) => ({
   id: optionalId(params.get('id')),
   entity: optionalOneOf(AUDIT_ENTITIES, params.get('entity')),
   entityId: optionalId(params.get('entityId')),
@@ -19,6 +19,6 @@ export const parseAuditSearch = (params: URLSearchParams) => ({
   page: optionalPage(params.get('page')),
 });
 
-export type AuditView = ReturnType<typeof parseAuditSearch>;
+export type AuditView = ReturnType<typeof parseAuditParams>;
 
-export const useAuditSearch = () => useListSearch(parseAuditSearch);
+export const useAuditParams = () => useListParams(parseAuditParams);

@@ -1,10 +1,10 @@
-import { optionalId, optionalPage, optionalText, useListSearch } from '../../lib/search';
+import { optionalId, optionalPage, optionalText, useListParams } from '../../lib/url-state';
 
 /** `/lookups/companies/` and `/lookups/ticket-categories/`: `id` opens a record; `q` and `page` are the list's view. */
-export const parseLookupSearch = (params: URLSearchParams) => ({
+export const parseLookupParams = (params: URLSearchParams) => ({
   id: optionalId(params.get('id')),
   q: optionalText(params.get('q'))?.slice(0, 200),
   page: optionalPage(params.get('page')),
 });
 
-export const useLookupSearch = () => useListSearch(parseLookupSearch);
+export const useLookupParams = () => useListParams(parseLookupParams);

@@ -2,7 +2,7 @@ import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
-import { optionalId, useListSearch } from '../../src/client/lib/search';
+import { optionalId, useListParams } from '../../src/client/lib/url-state';
 
 const parse = (params: URLSearchParams) => ({
   from: params.get('from') ?? undefined,
@@ -13,9 +13,9 @@ const parse = (params: URLSearchParams) => ({
 
 const wrapper = ({ children }: { children: ReactNode }) => <MemoryRouter initialEntries={['/audit/?actorId=1&page=3']}>{children}</MemoryRouter>;
 
-describe('useListSearch', () => {
+describe('useListParams', () => {
   it('keeps both of two changes made before the page renders again', () => {
-    const { result } = renderHook(() => [useListSearch(parse), useLocation()] as const, { wrapper });
+    const { result } = renderHook(() => [useListParams(parse), useLocation()] as const, { wrapper });
     act(() => {
       const [[, view]] = result.current;
       view.filter({ from: '2026-11-01' });
@@ -27,7 +27,7 @@ describe('useListSearch', () => {
   });
 
   it('builds each change on the one before it', () => {
-    const { result } = renderHook(() => [useListSearch(parse), useLocation()] as const, { wrapper });
+    const { result } = renderHook(() => [useListParams(parse), useLocation()] as const, { wrapper });
     act(() => result.current[0][1].filter({ from: '2026-11-01' }));
     act(() => result.current[0][1].update({ actorId: 2 }));
     expect(result.current[0][0]).toEqual({ from: '2026-11-01', to: undefined, actorId: 2, page: undefined });

@@ -1,5 +1,5 @@
 import { TICKET_PRIORITIES, TICKET_SORTS, TICKET_STATUSES } from '../../../shared/schemas/tickets';
-import { optionalBoolean, optionalId, optionalOneOf, optionalPage, optionalText, useListSearch } from '../../lib/search';
+import { optionalBoolean, optionalId, optionalOneOf, optionalPage, optionalText, useListParams } from '../../lib/url-state';
 
 /** A yes-only filter: `?overdue=true` narrows the list; false or anything else is no filter. */
 const onlyWhenTrue = (value: string | null) => (optionalBoolean(value) ? true : undefined);
@@ -8,7 +8,7 @@ const SORTS = TICKET_SORTS.flatMap((key) => [key, `-${key}`] as const);
 export const ticketSort = (value: string | null) => optionalOneOf(SORTS, value);
 
 /** `/tickets/`: `id` opens a ticket; the rest is the list's view (docs/architecture.md#search-and-list-views). */
-export const parseTicketsSearch = (params: URLSearchParams) => ({
+export const parseTicketsParams = (params: URLSearchParams) => ({
   id: optionalId(params.get('id')),
   // The API refuses longer searches; a pasted link with one still shows the list.
   q: optionalText(params.get('q'))?.slice(0, 200),
@@ -24,6 +24,6 @@ export const parseTicketsSearch = (params: URLSearchParams) => ({
   page: optionalPage(params.get('page')),
 });
 
-export type TicketsView = ReturnType<typeof parseTicketsSearch>;
+export type TicketsView = ReturnType<typeof parseTicketsParams>;
 
-export const useTicketsSearch = () => useListSearch(parseTicketsSearch);
+export const useTicketsParams = () => useListParams(parseTicketsParams);

@@ -1,23 +1,23 @@
 import { parseDay } from '../../../shared/dates';
-import { optionalOneOf, useTypedSearch } from '../../lib/search';
+import { optionalOneOf, useUrlState } from '../../lib/url-state';
 import type { RangeMode } from './ranges';
 
 const MODES: readonly RangeMode[] = ['week', 'month'];
 const RANGE = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/;
 
 /** `/reports/timesheet/`: `view` (week or month) and `from`, a day inside the period shown. */
-export const parseTimesheetSearch = (params: URLSearchParams) => ({
+export const parseTimesheetParams = (params: URLSearchParams) => ({
   view: optionalOneOf(MODES, params.get('view')),
   from: parseDay(params.get('from')),
 });
-export const useTimesheetSearch = () => useTypedSearch(parseTimesheetSearch);
+export const useTimesheetParams = () => useUrlState(parseTimesheetParams);
 
 /** `/reports/ticket-report/`: `range` as `YYYY-MM-DD..YYYY-MM-DD`; the page checks it against the report's rules. */
-export const parseTicketReportSearch = (params: URLSearchParams) => {
+export const parseTicketReportParams = (params: URLSearchParams) => {
   const [, from, to] = RANGE.exec(params.get('range') ?? '') ?? [];
   return { range: parseDay(from) && parseDay(to) ? `${from}..${to}` : undefined };
 };
-export const useTicketReportSearch = () => useTypedSearch(parseTicketReportSearch);
+export const useTicketReportParams = () => useUrlState(parseTicketReportParams);
 
 export const rangeValue = ({ from, to }: { from: string; to: string }) => `${from}..${to}`;
 export const rangeParts = (range: string) => {

@@ -1,11 +1,11 @@
 import { USER_STATUSES } from '../../../shared/schemas/users';
-import { optionalId, optionalOneOf, optionalPage, optionalText, useListSearch } from '../../lib/search';
+import { optionalId, optionalOneOf, optionalPage, optionalText, useListParams } from '../../lib/url-state';
 
 /**
  * `/users/`: `id` opens a user, `component` picks the panel (details, edit, create); `q`,
  * `status` and `page` are the list's view (docs/architecture.md#search-and-list-views).
  */
-export const parseUsersSearch = (params: URLSearchParams) => ({
+export const parseUsersParams = (params: URLSearchParams) => ({
   id: optionalId(params.get('id')),
   component: optionalText(params.get('component')),
   q: optionalText(params.get('q'))?.slice(0, 200),
@@ -13,4 +13,4 @@ export const parseUsersSearch = (params: URLSearchParams) => ({
   page: optionalPage(params.get('page')),
 });
 
-export const useUsersSearch = () => useListSearch(parseUsersSearch);
+export const useUsersParams = () => useListParams(parseUsersParams);
