@@ -1,32 +1,27 @@
 import type { AuditEntity } from '../../shared/schemas/audit';
 import type { InvoiceSource } from '../../shared/schemas/invoices';
 import type { SearchResultType } from '../../shared/schemas/search';
-import { withQuery } from './endpoints';
-import { PAGES } from './pages';
+import { invoiceLinks } from './addresses/invoices';
+import { lookupLinks } from './addresses/lookups';
+import { ticketReportLink } from './addresses/reports';
+import { ticketLinks } from './addresses/tickets';
+import { userLink } from './addresses/users';
 
-/** Each invoice source's ledger page. */
-const LEDGER_PAGES: Record<InvoiceSource, string> = {
-  autofi: `${PAGES.autofi}/`,
-  '3dtracking': `${PAGES.threeDTracking}/`,
-  'gifs-sla': PAGES.gifsSla,
-  'gifs-azure': PAGES.gifsAzure,
-};
-
-/** Addresses that open one record, or one view, in its page. */
+/**
+ * Addresses that open one record, or one view, in its page: each written beside the parser of the
+ * page that reads it (lib/addresses/), so a link and its page cannot disagree on a name.
+ */
 export const links = {
-  /** The ticket list filtered as given (the names the tickets page reads). */
-  tickets: (view: { open?: true; mine?: true; overdue?: true; sort?: 'dueAt' }) => withQuery(`${PAGES.tickets}/`, view),
-  ticket: (id: number) => `${PAGES.tickets}/?id=${id}`,
-  user: (id: number) => `${PAGES.users}/?id=${id}`,
-  company: (id: number) => `${PAGES.companies}/?id=${id}`,
-  ticketCategory: (id: number) => `${PAGES.ticketCategories}/?id=${id}`,
-  statement: (id: number) => `${PAGES.gifsStatements}?statementId=${id}`,
-  /** An invoice line in its ledger's drawer. */
-  line: (source: InvoiceSource, id: number) => `${LEDGER_PAGES[source]}?lineId=${id}`,
-  /** A closing ledger's month, with the invoice it closed into. */
-  ledgerMonth: (source: InvoiceSource, period: string) => `${LEDGER_PAGES[source]}?period=${period}`,
-  /** The ticket report over the days from `from` to `to`. */
-  ticketReport: (from: string, to: string) => `${PAGES.ticketReport}/?range=${from}..${to}`,
+  /** The ticket list filtered as given. */
+  tickets: ticketLinks.list,
+  ticket: ticketLinks.ticket,
+  user: userLink,
+  company: lookupLinks.company,
+  ticketCategory: lookupLinks.ticketCategory,
+  statement: invoiceLinks.statement,
+  line: invoiceLinks.line,
+  ledgerMonth: invoiceLinks.ledgerMonth,
+  ticketReport: ticketReportLink,
 };
 
 /** The kinds of record that have an address: a search result's type or an audit entry's entity. */

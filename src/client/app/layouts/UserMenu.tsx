@@ -2,7 +2,7 @@ import { Avatar, Button, Menu, SegmentedControl, Stack, Text, VisuallyHidden, us
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../lib/auth-store';
 import { endThisSession } from '../../lib/sign-out';
-import { useSettingsParams } from '../../features/settings/url-state';
+import { useSettingsParams } from '../../lib/addresses/settings';
 import { PAGES } from '../../lib/pages';
 
 const THEMES: { label: string; value: MantineColorScheme }[] = [

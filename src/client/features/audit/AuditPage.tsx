@@ -19,7 +19,7 @@ import { RecordSelect } from '../../lib/ui/RecordSelect';
 import { useDownload } from '../../lib/use-download';
 import { exportAudit } from './api';
 import { recordAddress } from '../../lib/links';
-import { useAuditParams, type AuditView } from './url-state';
+import { useAuditParams, type AuditView } from '../../lib/addresses/audit';
 
 const PAGE_SIZE = 50;
 

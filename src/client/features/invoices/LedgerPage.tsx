@@ -20,7 +20,7 @@ import { NewLineButton } from './NewLineButton';
 import { LINE_FILTER_OPTIONS, LINE_STATUS_COLORS, LINE_STATUS_LABELS, PERIOD_OPTIONS } from './labels';
 import { LineEditor } from './LineEditor';
 import { MonthInvoice } from './MonthInvoice';
-import { useLineParams } from './url-state';
+import { useLineParams } from '../../lib/addresses/invoices';
 import { RecordState } from '../../lib/ui/RecordState';
 
 const COLUMNS: Column<InvoiceLine>[] = [

@@ -14,7 +14,7 @@ import { RecordSelect } from '../../lib/ui/RecordSelect';
 import { AgingCards } from './AgingCards';
 import { generateStatement, moveStatement, useAging, useStatement, useStatements } from './api';
 import { PERIOD_OPTIONS, STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS } from './labels';
-import { useStatementParams } from './url-state';
+import { useStatementParams } from '../../lib/addresses/invoices';
 import { StatementDocument } from './StatementDocument';
 import { PaymentsSection } from './PaymentsSection';
 import { StatementView } from './StatementView';

@@ -19,7 +19,7 @@ import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { SearchField } from '../../lib/ui/SearchField';
 import type { LookupApi } from './api';
-import { useLookupParams } from './url-state';
+import { useLookupParams } from '../../lib/addresses/lookups';
 import { RecordState } from '../../lib/ui/RecordState';
 
 export interface LookupConfig<T extends { id: number; name: string }> {

@@ -13,7 +13,7 @@ import { StatCard } from '../../lib/ui/StatCard';
 import { STATUS_LABELS } from '../../lib/ticket-labels';
 import { useTicketReport } from './api';
 import { isValidRange, lastYear, RANGE_PRESETS, rangeErrors, type DayRange } from './report-range';
-import { rangeParts, rangeValue, useTicketReportParams } from './url-state';
+import { rangeParts, rangeValue, useTicketReportParams } from '../../lib/addresses/reports';
 
 // How long typing must pause before a date counts: a year typed digit by digit passes through
 // whole but wrong dates (0002, 0020, 0202) that should neither flash an error nor be fetched.

@@ -11,8 +11,8 @@ import { StatCard } from '../../lib/ui/StatCard';
 import { useTimesheet } from './api';
 import { addDays, daysBetween } from '../../../shared/dates';
 import { today } from '../../lib/today';
-import { rangeAround, shiftRange, type RangeMode } from './ranges';
-import { useTimesheetParams } from './url-state';
+import { rangeAround, shiftRange } from './ranges';
+import { useTimesheetParams, type RangeMode } from '../../lib/addresses/reports';
 import classes from './timesheet.module.css';
 
 const hours = (minutes: number) => (minutes / 60).toFixed(2);

@@ -1,6 +1,6 @@
 import { addDays, addMonths, monthBounds, weekBounds } from '../../../shared/dates';
+import type { RangeMode } from '../../lib/addresses/reports';
 
-export type RangeMode = 'week' | 'month';
 
 /** The week (Monday to Sunday) or calendar month holding `anchor`, as YYYY-MM-DD bounds. */
 export const rangeAround = (mode: RangeMode, anchor: string) => (mode === 'week' ? weekBounds(anchor) : monthBounds(anchor));

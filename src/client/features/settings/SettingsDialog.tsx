@@ -8,7 +8,7 @@ import { SecurityTab } from './SecurityTab';
 import { GuardScopeContext, type GuardScope } from '../../lib/form/unsaved';
 import { useToastClearance } from '../../lib/toast/clearance';
 import { closeOnEscapeInside } from '../../lib/ui/escape';
-import { useSettingsParams } from './url-state';
+import { useSettingsParams } from '../../lib/addresses/settings';
 import classes from './settings.module.css';
 
 const LABELS: Record<SettingsTab, string> = {

@@ -6,7 +6,7 @@ import { optionalOneOf } from '../../lib/url-state';
 import { RecordSelect } from '../../lib/ui/RecordSelect';
 import { FoldingFilters } from '../../lib/ui/FoldingFilters';
 import { SearchField } from '../../lib/ui/SearchField';
-import type { TicketsView } from './url-state';
+import type { TicketsView } from '../../lib/addresses/tickets';
 import { PRIORITY_OPTIONS, STATUS_OPTIONS } from '../../lib/ticket-labels';
 import classes from './ticket-filters.module.css';
 

@@ -17,7 +17,7 @@ import { createTicket, fetchTicket, updateTicket, useTicket, useTickets } from '
 import { AttachmentsSection } from './AttachmentsSection';
 import { CommentsSection } from './CommentsSection';
 import { PRIORITY_COLORS, PRIORITY_LABELS, STATUS_COLORS, STATUS_LABELS } from '../../lib/ticket-labels';
-import { ticketSort, useTicketsParams } from './url-state';
+import { ticketSort, useTicketsParams } from '../../lib/addresses/tickets';
 import { TicketFilters } from './TicketFilters';
 import { NEW_TICKET, TicketForm, editableFields } from './TicketForm';
 import { TimeSection } from './TimeSection';

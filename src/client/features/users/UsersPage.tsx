@@ -13,7 +13,7 @@ import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { SearchField } from '../../lib/ui/SearchField';
 import { createUser, updateUser, useUser, useUsers } from './api';
-import { useUsersParams } from './url-state';
+import { useUsersParams } from '../../lib/addresses/users';
 import { RoleBadge } from './RoleBadge';
 import { CreateUserForm, EditUserForm, ResetPasswordForm } from './UserForms';
 import { UserDetails } from './UserDetails';

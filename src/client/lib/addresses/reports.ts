@@ -1,7 +1,9 @@
 import { parseDay } from '../../../shared/dates';
-import { optionalOneOf, useUrlState } from '../../lib/url-state';
-import type { RangeMode } from './ranges';
+import { PAGES } from '../pages';
+import { optionalOneOf, useUrlState } from '../url-state';
+import { withQuery } from '../endpoints';
 
+export type RangeMode = 'week' | 'month';
 const MODES: readonly RangeMode[] = ['week', 'month'];
 const RANGE = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/;
 
@@ -24,3 +26,6 @@ export const rangeParts = (range: string) => {
   const [from = '', to = ''] = range.split('..');
   return { from, to };
 };
+
+/** The ticket report over the days from `from` to `to`, in the form parseTicketReportParams reads. */
+export const ticketReportLink = (from: string, to: string) => withQuery(`${PAGES.ticketReport}/`, { range: rangeValue({ from, to }) });

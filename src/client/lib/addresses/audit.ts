@@ -1,7 +1,6 @@
 import { AUDIT_ACTIONS, AUDIT_ENTITIES } from '../../../shared/schemas/audit';
 import { parseDay } from '../../../shared/dates';
-import { optionalId, optionalOneOf, optionalPage, useListParams } from '../../lib/url-state';
-
+import { optionalId, optionalOneOf, optionalPage, useListParams } from '../url-state';
 
 /**
  * `/audit/`: `id` opens an entry; the rest are the log's filters (the API's own names) and page,

@@ -1,5 +1,7 @@
 import { USER_STATUSES } from '../../../shared/schemas/users';
-import { optionalId, optionalOneOf, optionalPage, optionalText, useListParams } from '../../lib/url-state';
+import { withQuery } from '../endpoints';
+import { PAGES } from '../pages';
+import { optionalId, optionalOneOf, optionalPage, optionalText, useListParams } from '../url-state';
 
 /**
  * `/users/`: `id` opens a user, `component` picks the panel (details, edit, create); `q`,
@@ -14,3 +16,6 @@ export const parseUsersParams = (params: URLSearchParams) => ({
 });
 
 export const useUsersParams = () => useListParams(parseUsersParams);
+
+/** One person open in the users page's drawer, in the name parseUsersParams reads. */
+export const userLink = (id: number) => withQuery(`${PAGES.users}/`, { id });

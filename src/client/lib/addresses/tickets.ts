@@ -1,5 +1,7 @@
 import { TICKET_PRIORITIES, TICKET_SORTS, TICKET_STATUSES } from '../../../shared/schemas/tickets';
-import { optionalBoolean, optionalId, optionalOneOf, optionalPage, optionalText, useListParams } from '../../lib/url-state';
+import { withQuery } from '../endpoints';
+import { PAGES } from '../pages';
+import { optionalBoolean, optionalId, optionalOneOf, optionalPage, optionalText, useListParams } from '../url-state';
 
 /** A yes-only filter: `?overdue=true` narrows the list; false or anything else is no filter. */
 const onlyWhenTrue = (value: string | null) => (optionalBoolean(value) ? true : undefined);
@@ -27,3 +29,11 @@ export const parseTicketsParams = (params: URLSearchParams) => ({
 export type TicketsView = ReturnType<typeof parseTicketsParams>;
 
 export const useTicketsParams = () => useListParams(parseTicketsParams);
+
+/** The tickets page's addresses, in the names parseTicketsParams reads. */
+export const ticketLinks = {
+  /** The list as given (filters, sort, page). */
+  list: (view: Partial<TicketsView>) => withQuery(`${PAGES.tickets}/`, view),
+  /** One ticket open in the list's drawer. */
+  ticket: (id: number) => withQuery(`${PAGES.tickets}/`, { id }),
+};

@@ -1,5 +1,5 @@
-import { SETTINGS_TABS } from '../../lib/constants';
-import { optionalBoolean, optionalOneOf, useUrlState } from '../../lib/url-state';
+import { SETTINGS_TABS } from '../constants';
+import { optionalBoolean, optionalOneOf, useUrlState } from '../url-state';
 
 /** Address values of the authenticated layout: `settings` opens the dialog, `tab` picks its tab. */
 export const parseSettingsParams = (params: URLSearchParams) => ({

@@ -1,0 +1,18 @@
+import { withQuery } from '../endpoints';
+import { PAGES } from '../pages';
+import { optionalId, optionalPage, optionalText, useListParams } from '../url-state';
+
+/** `/lookups/companies/` and `/lookups/ticket-categories/`: `id` opens a record; `q` and `page` are the list's view. */
+export const parseLookupParams = (params: URLSearchParams) => ({
+  id: optionalId(params.get('id')),
+  q: optionalText(params.get('q'))?.slice(0, 200),
+  page: optionalPage(params.get('page')),
+});
+
+export const useLookupParams = () => useListParams(parseLookupParams);
+
+/** One company or ticket category open in its page's drawer, in the name parseLookupParams reads. */
+export const lookupLinks = {
+  company: (id: number) => withQuery(`${PAGES.companies}/`, { id }),
+  ticketCategory: (id: number) => withQuery(`${PAGES.ticketCategories}/`, { id }),
+};
