@@ -1,4 +1,4 @@
-import { useLayoutEffect } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import useSWR, { mutate, preload, unstable_serialize, useSWRConfig, type Cache } from 'swr';
 import type { ApiContract, ResponseOf } from '../../shared/api-contract';
 import { apiRequest } from './api';
@@ -40,15 +40,27 @@ const readersOf = (cache: Cache) => {
 
 type Read = Extract<keyof ApiContract, `GET ${string}`>;
 
+/** How a hook reads, given beside the call's own arguments. */
+interface ReadOptions {
+  /**
+   * For a box read as it is typed: a newer value aborts the request still running for an older
+   * one, so a slow answer can never arrive after, and replace, a newer one; and the last answer
+   * stays while the next is on its way, instead of an empty flash per keystroke.
+   */
+  asYouType?: boolean;
+}
+
 /**
  * Reads one API call through SWR, typed by the shared contract; `null` arguments wait (no
  * request). It is keyed by the call's path itself, so a `preloadApi(path)` is picked up.
- * docs/architecture.md#reading-data-in-the-client keeps nothing: an entry no mounted hook reads is dropped, when its last reader
+ * What SWR holds is kept for no one (docs/architecture.md#reading-data-in-the-client): an entry no mounted hook reads is dropped, when its last reader
  * unmounts and again when a new first reader arrives (an answer that landed after everyone left
  * must not be shown as if it were current). Hooks mounted together share one entry, as SWR does.
  */
-export const useApi = <K extends Read>(call: K, ...args: ArgsOf<K, unknown, null>) => {
+export const useApi = <K extends Read>(call: K, ...args: ArgsOf<K, ReadOptions, null>) => {
   const { cache } = useSWRConfig();
+  const asYouType = (args[0] as ReadOptions | null | undefined)?.asYouType ?? false;
+  const running = useRef<AbortController | null>(null);
   // TypeScript does not narrow a generic tuple by its element: past the null check these are a call's arguments.
   const path = args[0] === null ? null : apiPath(call, ...(args as ArgsOf<K>));
   const key = unstable_serialize(path);
@@ -69,5 +81,10 @@ export const useApi = <K extends Read>(call: K, ...args: ArgsOf<K, unknown, null
     };
   }, [cache, key]);
 
-  return useSWR<ResponseOf<K>, Error>(path, fetchPath<ResponseOf<K>>);
+  const fetchLatest = (latest: string) => {
+    running.current?.abort();
+    running.current = new AbortController();
+    return apiRequest<ResponseOf<K>>(latest, { signal: running.current.signal });
+  };
+  return useSWR<ResponseOf<K>, Error>(path, asYouType ? fetchLatest : fetchPath<ResponseOf<K>>, { keepPreviousData: asYouType });
 };
