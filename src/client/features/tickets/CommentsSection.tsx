@@ -2,7 +2,7 @@ import { Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { commentSchema, type CommentPayload } from '../../../shared/schemas/tickets';
 import type { TicketComment } from '../../../shared/types';
 import { formatDateTime } from '../../lib/format';
-import type { Option } from '../../lib/form/fields';
+import type { RecordOption } from '../../lib/record-options';
 import { MentionTextareaField } from '../../lib/form/MentionTextareaField';
 import { MentionText } from '../../lib/ui/MentionText';
 import { SubmitButton } from '../../lib/form/SubmitButton';
@@ -18,7 +18,7 @@ const EMPTY: CommentPayload = { body: '' };
 
 const valuesOf = (comment: TicketComment): CommentPayload => ({ body: comment.body });
 
-function CommentEditForm({ comment, people, onSaved }: { comment: TicketComment; people: Option[]; onSaved: () => unknown }) {
+function CommentEditForm({ comment, onSaved }: { comment: TicketComment; onSaved: () => unknown }) {
   const save: Mutation<CommentPayload, TicketComment> = {
     send: (values, ifMatch) => editComment(comment.ticketId, comment.id, values, ifMatch),
     success: () => ['Comment edited'],
@@ -34,7 +34,7 @@ function CommentEditForm({ comment, people, onSaved }: { comment: TicketComment;
     >
       {({ submitting }) => (
         <Stack gap="xs">
-          <MentionTextareaField name="body" label="Comment" autosize minRows={2} people={people} />
+          <MentionTextareaField name="body" label="Comment" autosize minRows={2} />
           <SubmitButton label="Save comment" submitting={submitting} />
         </Stack>
       )}
@@ -42,9 +42,8 @@ function CommentEditForm({ comment, people, onSaved }: { comment: TicketComment;
   );
 }
 
-/** `people`: the active people, offered after `@` and shown by name in the comments. */
-export function CommentsSection({ ticketId, people }: { ticketId: number; people: Option[] }) {
-  const activeIds = new Set(people.map((person) => Number(person.value)));
+/** `people`: the people at hand, so the comments' mentions show as names without asking again. */
+export function CommentsSection({ ticketId, people }: { ticketId: number; people: readonly RecordOption[] }) {
   const comments = useComments(ticketId);
   const mayCorrect = useMayCorrect();
 
@@ -76,7 +75,6 @@ export function CommentsSection({ ticketId, people }: { ticketId: number; people
                 editor={(close) => (
                   <CommentEditForm
                     comment={comment}
-                    people={people}
                     onSaved={async () => {
                       close();
                       await comments.mutate();
@@ -89,7 +87,7 @@ export function CommentsSection({ ticketId, people }: { ticketId: number; people
             ) : null}
           </Group>
           <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-            <MentionText text={comment.body} activeIds={activeIds} />
+            <MentionText text={comment.body} known={people} />
           </Text>
           <CommentFiles ticketId={ticketId} commentId={comment.id} label={`${comment.userName}'s comment of ${formatDateTime(comment.createdAt)}`} />
         </Paper>
@@ -104,7 +102,7 @@ export function CommentsSection({ ticketId, people }: { ticketId: number; people
       >
         {({ submitting }) => (
           <Stack gap="xs">
-            <MentionTextareaField name="body" label="New comment" autosize minRows={2} people={people} />
+            <MentionTextareaField name="body" label="New comment" autosize minRows={2} />
             <SubmitButton label="Add comment" submitting={submitting} />
           </Stack>
         )}

@@ -1,7 +1,7 @@
 import { SimpleGrid, Stack } from '@mantine/core';
 import { createTicketSchema, type TicketPayload } from '../../../shared/schemas/tickets';
 import type { Ticket } from '../../../shared/types';
-import { ChoiceField, DateField, TextField, type Option } from '../../lib/form/fields';
+import { ChoiceField, DateField, TextField } from '../../lib/form/fields';
 import { MentionTextareaField } from '../../lib/form/MentionTextareaField';
 import { MutationForm, type EditedRecord } from '../../lib/form/MutationForm';
 import { RecordSelectField } from '../../lib/form/RecordSelectField';
@@ -37,8 +37,6 @@ export const editableFields = (ticket: Ticket): TicketPayload => ({
 
 interface TicketFormProps {
   initialValues: TicketPayload;
-  /** The active people, offered after `@` in the description. */
-  people: Option[];
   submitLabel: string;
   mutation: Mutation<TicketPayload, Ticket>;
   /** The ticket being edited; none for a new one. */
@@ -47,7 +45,7 @@ interface TicketFormProps {
   draftKey: string;
 }
 
-export function TicketForm({ initialValues, people, submitLabel, mutation, record, draftKey }: TicketFormProps) {
+export function TicketForm({ initialValues, submitLabel, mutation, record, draftKey }: TicketFormProps) {
   return (
     <MutationForm<TicketPayload, Ticket>
       mutation={mutation}
@@ -59,7 +57,7 @@ export function TicketForm({ initialValues, people, submitLabel, mutation, recor
       {({ submitting }) => (
         <Stack>
           <TextField name="title" label="Title" />
-          <MentionTextareaField name="description" label="Description" autosize minRows={3} maxRows={10} people={people} />
+          <MentionTextareaField name="description" label="Description" autosize minRows={3} maxRows={10} />
           <SimpleGrid cols={{ base: 1, xs: 2 }}>
             <ChoiceField name="status" label="Status" data={STATUS_OPTIONS} />
             <ChoiceField name="priority" label="Priority" data={PRIORITY_OPTIONS} />

@@ -7,7 +7,7 @@ import { HistorySection } from '../../lib/audit/HistorySection';
 import type { ValueFormats } from '../../lib/audit/describe';
 import type { Option } from '../../lib/form/fields';
 import { formatDate } from '../../lib/format';
-import { activeOptions, useRecordOptions } from '../../lib/record-options';
+import { useRecordOptions } from '../../lib/record-options';
 import type { Mutation } from '../../lib/form/use-mutation';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { FormModal } from '../../lib/ui/FormModal';
@@ -44,7 +44,6 @@ export function TicketsPage() {
   const companies = useRecordOptions('companies');
   const categories = useRecordOptions('ticket-categories');
   const users = useRecordOptions('users');
-  const people = useMemo(() => activeOptions(users), [users]);
   const [creating, { open: openCreate, close: closeCreate }] = useDisclosure(false);
   const historyFormats = useMemo<ValueFormats>(
     () => ({
@@ -94,7 +93,7 @@ export function TicketsPage() {
         empty={{ title: 'No tickets match', description: 'Change the filters or create a ticket.' }}
       />
       <FormModal opened={creating} onClose={closeCreate} title="New ticket" size="lg">
-        <TicketForm initialValues={NEW_TICKET} people={people} submitLabel="Create ticket" mutation={create} draftKey="ticket:new" />
+        <TicketForm initialValues={NEW_TICKET} submitLabel="Create ticket" mutation={create} draftKey="ticket:new" />
       </FormModal>
       <RecordDrawer opened={id !== undefined} onClose={() => setParams({ id: undefined })} title={ticket.data ? `#${ticket.data.id} ${ticket.data.title}` : `Ticket #${id ?? ''}`}>
         <RecordState read={ticket} noun="Ticket">
@@ -107,7 +106,6 @@ export function TicketsPage() {
               <TicketForm
                 key={current.updatedAt}
                 initialValues={editableFields(current)}
-                people={people}
                 submitLabel="Save ticket"
                 mutation={save(current)}
                 draftKey={`ticket:${current.id}`}
@@ -124,7 +122,7 @@ export function TicketsPage() {
               <Divider />
               <TimeSection ticketId={current.id} />
               <Divider />
-              <CommentsSection ticketId={current.id} people={people} />
+              <CommentsSection ticketId={current.id} people={users} />
               <Divider />
               <AttachmentsSection ticketId={current.id} />
               <Divider />

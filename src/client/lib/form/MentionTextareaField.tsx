@@ -1,32 +1,37 @@
 import { Paper, Text, Textarea, UnstyledButton, type TextareaProps } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Field } from 'react-final-form';
 import { mentionParts, mentionToken } from '../../../shared/mentions';
+import { activeOptions, useRecordOptions } from '../record-options';
 import { MentionText } from '../ui/MentionText';
 import { errorOf, type Option } from './fields';
 
 const SHOWN = 6;
+// As a record select's search: one request for a name typed at an ordinary pace.
+const SEARCH_DEBOUNCE_MS = 250;
 /** `@` and the start of a name just before the caret. */
 const TYPED = /(^|\s)@([^\s@[\]()]{0,30})$/;
 
 interface MentionTextareaFieldProps extends Omit<TextareaProps, 'name' | 'value' | 'onChange' | 'error'> {
   name: string;
-  /** The active people who may be mentioned. */
-  people: Option[];
 }
 
 /**
  * A text box that offers people after `@` (docs/architecture.md#notifications-watchers-and-mentions):
- * arrows choose, Enter or Tab inserts `@[Name](user:<id>)`, Escape closes the list.
+ * arrows choose, Enter or Tab inserts `@[Name](user:<id>)`, Escape closes the list. Anyone active
+ * can be found: what follows `@` is asked of the API when one page does not hold everyone.
  */
-export function MentionTextareaField({ name, people, ...props }: MentionTextareaFieldProps) {
+export function MentionTextareaField({ name, ...props }: MentionTextareaFieldProps) {
   const listId = useId();
   const box = useRef<HTMLTextAreaElement>(null);
   const [query, setQuery] = useState<string | null>(null);
+  const [typed] = useDebouncedValue(query ?? '', SEARCH_DEBOUNCE_MS);
+  const options = useRecordOptions('users', { search: typed });
+  const people = useMemo(() => activeOptions(options), [options]);
   const [active, setActive] = useState(0);
   const matches = query === null ? [] : people.filter((person) => person.label.toLowerCase().includes(query.toLowerCase())).slice(0, SHOWN);
   const open = matches.length > 0;
-  const activeIds = useMemo(() => new Set(people.map((person) => Number(person.value))), [people]);
 
   const look = (text: string, caret: number) => {
     const typed = TYPED.exec(text.slice(0, caret));
@@ -92,7 +97,7 @@ export function MentionTextareaField({ name, people, ...props }: MentionTextarea
             {/* The box holds the tokens as stored; under it, the text as everyone reads it. */}
             {mentionParts(input.value ?? '').some((part) => 'userId' in part) ? (
               <Text size="sm" c="dimmed" mt={4} style={{ whiteSpace: 'pre-wrap' }} data-testid="mention-preview">
-                Reads as: <MentionText text={input.value ?? ''} activeIds={activeIds} />
+                Reads as: <MentionText text={input.value ?? ''} known={options} />
               </Text>
             ) : null}
             {open ? (
