@@ -77,24 +77,16 @@ export const notifyMentioned = (db: D1Database, actor: Actor, ticketId: number |
      WHERE t.id = ${TICKET}${where ? ` AND instr(coalesce(t.description, ''), '(user:' || u.id || ')') = 0` : ''}${whenUpdated(where, bind)}`,
   );
 
+/** A notice of `kind` to the ticket's active watchers but the actor, where `condition` holds too. */
+const toWatchers = (kind: 'status' | 'commented', condition: string) =>
+  `${NOTIFY} SELECT u.id, '${kind}', 'ticket', t.id, ?1, t.title, ?2
+   FROM tickets t JOIN ticket_watchers w ON w.ticket_id = t.id JOIN users u ON u.id = w.user_id AND u.is_active = 1
+   WHERE t.id = ?3 AND u.id <> ?1 AND ${condition}`;
+
 /** `status` to the ticket's watchers, before an UPDATE (its conditions `where`) that moves it to another status. */
 export const notifyStatus = (db: D1Database, actor: Actor, ticketId: number, status: string, where: MaybeCondition[]) =>
-  statement(
-    db,
-    actor,
-    ticketId,
-    (bind) => `${NOTIFY} SELECT u.id, 'status', 'ticket', t.id, ?1, t.title, ?2
-     FROM tickets t JOIN ticket_watchers w ON w.ticket_id = t.id JOIN users u ON u.id = w.user_id AND u.is_active = 1
-     WHERE t.id = ?3 AND t.status IS NOT ${bind(status)} AND u.id <> ?1${whenUpdated(where, bind)}`,
-  );
+  statement(db, actor, ticketId, (bind) => toWatchers('status', `t.status IS NOT ${bind(status)}${whenUpdated(where, bind)}`));
 
 /** `commented` to the ticket's watchers, except the people the comment mentions (they are told that). */
 export const notifyCommented = (db: D1Database, actor: Actor, ticketId: number, mentioned: number[]) =>
-  statement(
-    db,
-    actor,
-    ticketId,
-    (bind) => `${NOTIFY} SELECT u.id, 'commented', 'ticket', t.id, ?1, t.title, ?2
-     FROM tickets t JOIN ticket_watchers w ON w.ticket_id = t.id JOIN users u ON u.id = w.user_id AND u.is_active = 1
-     WHERE t.id = ?3 AND u.id <> ?1 AND u.id NOT IN (SELECT value FROM json_each(${bind(JSON.stringify(mentioned))}))`,
-  );
+  statement(db, actor, ticketId, (bind) => toWatchers('commented', `u.id NOT IN (SELECT value FROM json_each(${bind(JSON.stringify(mentioned))}))`));
