@@ -124,6 +124,20 @@ describe('/audit/ in the address', () => {
     await page.goBack();
     await expect.poll(() => search(page), POLL).toEqual({ action: 'create', to: yesterdayUtc() });
   });
+  it('a shared link opens its entry after newer entries have pushed it off the first page', async () => {
+    const company = await adminApi<Company>('companies', { method: 'POST', body: { name: `Pushed ${uniqueTag()}` } });
+    const log = await adminApi<ListPage<AuditEntry>>(`audit?entity=company&entityId=${company.id}`);
+    const created = log.items[0]!;
+    // More new entries than one page holds, so the created entry is on page 2 of the whole log.
+    for (let i = 0; i < 51; i += 1) await adminApi('companies', { method: 'POST', body: { name: `Pusher ${uniqueTag()}` } });
+    const firstPage = await adminApi<ListPage<AuditEntry>>('audit?pageSize=50');
+    expect(firstPage.items.map((entry) => entry.id)).not.toContain(created.id);
+
+    const page = await chrome.open(LAPTOP);
+    await page.goto(`/audit/?id=${created.id}`);
+    await heading(page, 'Audit log');
+    await expectText(drawerTitle(page), `Created · Company: ${company.name}`);
+  });
 });
 
 describe('/audit/ names', () => {

@@ -195,6 +195,18 @@ describe('GET audit', () => {
     expect((await api('audit')).status).toBe(401);
   });
 
+  it('reads one entry by its id, admins only unless it is within one record’s history', async () => {
+    const ticket = await send<{ id: number }>('tickets', 'POST', { title: 'One entry' });
+    const [created] = await history('ticket', ticket.id, admin.token);
+    const one = (await readJson<Page<AuditEntry>>(await api(`audit?id=${created!.id}`, { token: admin.token }))).body;
+    expect(one.total).toBe(1);
+    expect(one.items).toEqual([expect.objectContaining({ id: created!.id, action: 'create', entity: 'ticket', entityId: ticket.id })]);
+    const { token } = await signedIn('staff');
+    await expectError(await api(`audit?id=${created!.id}`, { token }), 403);
+    const within = (await readJson<Page<AuditEntry>>(await api(`audit?entity=ticket&entityId=${ticket.id}&id=${created!.id}`, { token }))).body;
+    expect(within.items.map((entry) => entry.id)).toEqual([created!.id]);
+  });
+
   it('filters by person, action and days, newest first, paginated', async () => {
     const actor = await signedIn('admin');
     const tickets = [];
@@ -218,6 +230,8 @@ describe('GET audit', () => {
     'entity=invoice',
     'entityId=abc',
     'entityId=0',
+    'id=abc',
+    'id=0',
     'actorId=-1',
     'action=steal',
     'from=2026-02-30',

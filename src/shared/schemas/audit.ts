@@ -20,6 +20,8 @@ export const SETUP_REQUEST_ID = 'setup';
  * the whole log narrowed by person, action and an inclusive range of UTC days.
  */
 export const auditQuerySchema = listQuerySchema.pick(['page', 'pageSize']).shape({
+  /** One entry by its id: a shared link to an entry that has moved off its page still opens it. */
+  id: filterId(),
   entity: string<AuditEntity>().oneOf(AUDIT_ENTITIES, `Must be one of ${AUDIT_ENTITIES.join(', ')}`),
   entityId: filterId(),
   actorId: filterId(),

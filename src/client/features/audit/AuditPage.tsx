@@ -81,7 +81,10 @@ function AuditLog() {
   const rangeError = rangeErrorOf(filters);
   const query = { ...filters, to: rangeError ? undefined : filters.to };
   const log = useAudit({ ...query, page, pageSize: PAGE_SIZE });
-  const opened = log.data?.items.find((entry) => entry.id === openId);
+  const onPage = log.data?.items.find((entry) => entry.id === openId);
+  // A shared link's entry may have moved to another page since (newer entries push it down).
+  const alone = useAudit(openId !== undefined && log.data && !onPage ? { id: openId, page: 1, pageSize: 1 } : null);
+  const opened = onPage ?? alone.data?.items[0];
 
   const filtered = Object.values(filters).some((value) => value !== undefined);
 

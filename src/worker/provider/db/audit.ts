@@ -201,6 +201,7 @@ export const auditEvent = (db: D1Database, { actorId, requestId }: AuditContext,
     .bind(actorId, action, entity, entityId, JSON.stringify(changes), requestId);
 
 const filters = (query: AuditQuery): MaybeCondition[] => [
+  query.id && ((bind) => `a.id = ${bind(query.id)}`),
   query.entity && ((bind) => `a.entity = ${bind(query.entity)}`),
   query.entityId && ((bind) => `a.entity_id = ${bind(query.entityId)}`),
   query.actorId && ((bind) => `a.actor_id = ${bind(query.actorId)}`),
