@@ -1,3 +1,4 @@
+import { useDebouncedValue } from '@mantine/hooks';
 import { useMemo } from 'react';
 import { MAX_PAGE_SIZE } from '../../shared/constants';
 import type { Company, TicketCategory, User } from '../../shared/types';
@@ -13,6 +14,9 @@ const SOURCES = {
 } as const;
 export type RecordKind = keyof typeof SOURCES;
 
+// Long enough that typing a name asks once, short enough that the matches seem to follow the typing.
+const SEARCH_DEBOUNCE_MS = 250;
+
 export interface RecordOption extends Option {
   active: boolean;
 }
@@ -26,14 +30,15 @@ const optionOf = (record: Company | TicketCategory | User): RecordOption => ({
 /**
  * A kind of record as select options, any of them within reach: the first page (as many as one
  * call answers), then, while `search` holds text and there are more records than that page, the
- * API's matches for it; and the `chosen` record itself when it is not on the first page, so its
- * label shows.
+ * API's matches for it (asked once the typing pauses); and the `chosen` record itself when it is
+ * not on the first page, so its label shows.
  */
 export const useRecordOptions = (kind: RecordKind, { search = '', chosen = null }: { search?: string; chosen?: number | null } = {}) => {
   const { list, one } = SOURCES[kind];
   const first = useApi(list, { query: { pageSize: MAX_PAGE_SIZE } });
   const partial = first.data !== undefined && first.data.items.length < first.data.total;
-  const q = search.trim();
+  const [typed] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  const q = typed.trim();
   const onFirstPage = first.data?.items.find((record) => record.id === chosen);
   const wanted = useApi(one, partial && chosen !== null && !onFirstPage ? { params: { id: chosen } } : null);
   const chosenRecord = onFirstPage ?? wanted.data;

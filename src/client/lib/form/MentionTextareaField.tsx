@@ -1,5 +1,4 @@
 import { Paper, Text, Textarea, UnstyledButton, type TextareaProps } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Field } from 'react-final-form';
 import { mentionParts, mentionToken } from '../../../shared/mentions';
@@ -8,8 +7,6 @@ import { MentionText } from '../ui/MentionText';
 import { errorOf, type Option } from './fields';
 
 const SHOWN = 6;
-// As a record select's search: one request for a name typed at an ordinary pace.
-const SEARCH_DEBOUNCE_MS = 250;
 /** `@` and the start of a name just before the caret. */
 const TYPED = /(^|\s)@([^\s@[\]()]{0,30})$/;
 
@@ -26,8 +23,7 @@ export function MentionTextareaField({ name, ...props }: MentionTextareaFieldPro
   const listId = useId();
   const box = useRef<HTMLTextAreaElement>(null);
   const [query, setQuery] = useState<string | null>(null);
-  const [typed] = useDebouncedValue(query ?? '', SEARCH_DEBOUNCE_MS);
-  const options = useRecordOptions('users', { search: typed });
+  const options = useRecordOptions('users', { search: query ?? '' });
   const people = useMemo(() => activeOptions(options), [options]);
   const [active, setActive] = useState(0);
   const matches = query === null ? [] : people.filter((person) => person.label.toLowerCase().includes(query.toLowerCase())).slice(0, SHOWN);

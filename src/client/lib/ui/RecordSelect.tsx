@@ -1,10 +1,6 @@
 import { Select, type SelectProps } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { activeOptions, useRecordOptions, type RecordKind } from '../record-options';
-
-// Long enough that typing a name asks once, short enough that the matches seem to follow the typing.
-const SEARCH_DEBOUNCE_MS = 250;
 
 export type RecordSelectProps = Omit<SelectProps, 'data' | 'value' | 'onChange' | 'searchable' | 'onSearchChange'> & {
   records: RecordKind;
@@ -19,8 +15,7 @@ export type RecordSelectProps = Omit<SelectProps, 'data' | 'value' | 'onChange' 
 /** A select of records of one kind that finds any of them by what is typed (lib/record-options.ts). */
 export function RecordSelect({ records, value, onChange, activeOnly = false, kept, ...props }: RecordSelectProps) {
   const [search, setSearch] = useState('');
-  const [typed] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
-  const options = useRecordOptions(records, { search: typed, chosen: value });
+  const options = useRecordOptions(records, { search, chosen: value });
   const data = activeOnly ? activeOptions(options, kept) : options.map(({ value: id, label }) => ({ value: id, label }));
   return (
     <Select

@@ -104,13 +104,10 @@ export const search = async (db: D1Database, { q, limit }: SearchQuery): Promise
     read(`SELECT l.id, l.reference, l.source, l.period, c.name AS company_name FROM invoice_lines l LEFT JOIN companies c ON c.id = l.company_id
        WHERE l.reference LIKE ?2 ESCAPE '\\' ORDER BY l.period DESC, l.id DESC LIMIT ?1`,
       [limit, startsWith(whole)],
-      (row) => ({
-        type: 'invoice_line',
-        id: Number(row.id),
-        title: text(row.reference),
-        subtitle: joined(SOURCE_NAMES[lineSource(row)], row.period, row.company_name),
-        source: lineSource(row),
-      }),
+      (row) => {
+        const source = lineSource(row);
+        return { type: 'invoice_line', id: Number(row.id), title: text(row.reference), subtitle: joined(SOURCE_NAMES[source], row.period, row.company_name), source };
+      },
     );
   }
 

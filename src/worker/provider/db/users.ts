@@ -130,8 +130,8 @@ export const updateUser = async (
   audit: AuditContext,
   { action = 'update', version }: { action?: 'update' | 'password'; version?: number } = {},
 ) => {
-  const guard = removesAdmin(changes);
-  const where = [versionMatches(version), guard && KEEPS_AN_ADMIN];
+  const removing = removesAdmin(changes);
+  const where = [versionMatches(version), removing && KEEPS_AN_ADMIN];
   const [, updated] = await uniqueOrConflict(
     db.batch<UserRow>([
       auditUpdated(db, audit, {
@@ -150,8 +150,8 @@ export const updateUser = async (
   );
   const row = updated?.results[0];
   if (row) return { user: toUser(row), sessionVersion: row.session_version };
-  // The WHERE matched nothing: no such user, a stale version, or the guard refused.
-  if (unlessStale(await findUser(db, id), version) && guard) throw new Conflict(LAST_ADMIN);
+  // The WHERE matched nothing: no such user, a stale version, or the last active admin kept.
+  if (unlessStale(await findUser(db, id), version) && removing) throw new Conflict(LAST_ADMIN);
   return null;
 };
 
