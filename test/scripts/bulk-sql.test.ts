@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_STATEMENT_BYTES, inlineParams, insertStatements } from '../../src/worker/provider/db/bulk';
+import { MAX_STATEMENT_BYTES, inlineParams, insertStatements, sqlLiteral } from '../../src/worker/provider/db/bulk';
 
 describe('insertStatements', () => {
   it('packs rows into statements each under D1’s 100 KB of SQL, every row once', () => {
@@ -13,6 +13,14 @@ describe('insertStatements', () => {
 
   it('refuses a row longer than one statement may be', () => {
     expect(() => [...insertStatements('notes', ['body'], [['x'.repeat(MAX_STATEMENT_BYTES)]])]).toThrow(/longer than one D1 statement/);
+  });
+});
+
+describe('sqlLiteral', () => {
+  it('writes text with line breaks as one hex term, so no number of breaks deepens the expression', () => {
+    expect(sqlLiteral("it's\r\n✓")).toBe("CAST(X'697427730d0ae29c93' AS TEXT)");
+    expect(sqlLiteral('a\n'.repeat(5000))).toMatch(/^CAST\(X'(?:610a){5000}' AS TEXT\)$/);
+    expect(sqlLiteral("O'Hara")).toBe("'O''Hara'");
   });
 });
 

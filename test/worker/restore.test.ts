@@ -18,6 +18,13 @@ const restore = (source: RestoreSource, onProgress?: (progress: RestoreProgress)
 const INDEXES_SQL = "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name";
 const indexesOf = async (db: D1Database) => (await db.prepare(INDEXES_SQL).all()).results;
 
+/** Text with as many line breaks as a ticket description (10,000), a comment (5,000) and an address (500) hold. */
+const PASTED = {
+  description: `a${'\n'.repeat(9998)}b`,
+  comment: `a${'\r\n'.repeat(2499)}b`,
+  address: `a${'\n'.repeat(498)}b`,
+};
+
 const takeBackup = async () => {
   const res = await api('settings/backup-db', { method: 'POST', token });
   expect(res.status).toBe(201);
@@ -63,6 +70,10 @@ beforeAll(async () => {
   await api('invoices/gifs-sla/lines', { method: 'POST', token, json: { period: '2026-02', description: 'SLA', quantity: 1, unitPriceCents: 450_000, status: 'approved' } });
   await api('invoices/gifs/statements', { method: 'POST', token, json: { period: '2026-02' } });
   for (let i = 0; i < 20; i++) await api('tickets', { method: 'POST', token, json: { title: `filler ${i}` } });
+  // Pasted logs: as many line breaks as each field's length allows.
+  const log = await json<{ id: number }>(await api('tickets', { method: 'POST', token, json: { title: 'Pasted log', description: PASTED.description } }));
+  expect((await api(`tickets/${log.id}/comments`, { method: 'POST', token, json: { body: PASTED.comment } })).status).toBe(201);
+  expect((await api('companies', { method: 'POST', token, json: { name: 'Many Lines Pty', address: PASTED.address } })).status).toBe(201);
 });
 beforeEach(emptyRestoreDb);
 
@@ -81,6 +92,17 @@ describe('restoring a streamed backup', () => {
     expect(writes.length).toBeGreaterThan(1);
     expect(writes.every((step, i) => step.totalRows === total && (i === 0 || step.rows > (writes[i - 1] as RestoreProgress).rows))).toBe(true);
     expect(writes.at(-1)?.rows).toBe(total);
+  });
+
+  it('restores text of thousands of line breaks exactly, each statement under D1’s limits', async () => {
+    const { key } = await takeBackup();
+    await restore(r2Source(key));
+    const texts = await env.RESTORE_DB.batch<{ text: string }>([
+      env.RESTORE_DB.prepare("SELECT description AS text FROM tickets WHERE title = 'Pasted log'"),
+      env.RESTORE_DB.prepare('SELECT body AS text FROM ticket_comments WHERE body LIKE ?1').bind('a\r\n%'),
+      env.RESTORE_DB.prepare("SELECT address AS text FROM companies WHERE name = 'Many Lines Pty'"),
+    ]);
+    expect(texts.map((result) => result.results[0]?.text)).toEqual([PASTED.description, PASTED.comment, PASTED.address]);
   });
 
   it('builds the indexes a stopped restore had set aside', async () => {

@@ -3,12 +3,21 @@
  * each statement kept under D1's 100 KB of SQL, so the same text runs through the D1 binding and
  * through `wrangler d1 execute --file`. Through the local platform proxy every call is a round
  * trip of several milliseconds, so seeding and restoring go this way. Every value is quoted
- * here; exec splits statements on line breaks, so line breaks inside values are written as
- * char(10) and char(13).
+ * here. exec splits statements on line breaks, so text holding a line break is written as its
+ * UTF-8 bytes in hex, `CAST(X'…' AS TEXT)`: one term however many breaks it has, where joining
+ * `char(10)` pieces made an expression one level deeper per break and D1 refuses depth 100.
  */
 export const MAX_STATEMENT_BYTES = 100_000;
 /** Room left under the limit for the statement's head and the tuple that crosses the line. */
 const FILL_BYTES = 90_000;
+
+const encoder = new TextEncoder();
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+const hex = (bytes: Uint8Array) => {
+  let out = '';
+  for (const byte of bytes) out += HEX[byte];
+  return out;
+};
 
 /** A value as an SQL literal. */
 export const sqlLiteral = (value: unknown): string => {
@@ -18,8 +27,9 @@ export const sqlLiteral = (value: unknown): string => {
     return String(value);
   }
   if (typeof value === 'boolean') return value ? '1' : '0';
-  const text = String(value).replace(/'/g, "''").replace(/\r/g, "' || char(13) || '").replace(/\n/g, "' || char(10) || '");
-  return `'${text}'`;
+  const text = String(value);
+  if (/[\r\n]/.test(text)) return `CAST(X'${hex(encoder.encode(text))}' AS TEXT)`;
+  return `'${text.replace(/'/g, "''")}'`;
 };
 
 const identifier = (name: string) => {
@@ -27,7 +37,6 @@ const identifier = (name: string) => {
   return name;
 };
 
-const encoder = new TextEncoder();
 // Printable ASCII, nearly every tuple, has as many bytes as characters; only the rest is encoded.
 const byteLength = (text: string) => (/[^ -~]/.test(text) ? encoder.encode(text).byteLength : text.length);
 
