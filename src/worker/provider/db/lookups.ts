@@ -5,7 +5,7 @@ import { Conflict } from '../errors/domain';
 import { readPage } from './pagination';
 import { toCompany, toTicketCategory, written } from './rows';
 import { auditCreated, auditDeleted, auditUpdated, jsonColumn, jsonFlag, type AuditContext, type AuditFields } from './audit';
-import { assignments, containsPattern, insertSql, uniqueOrConflict, valuesOf, whereSql, type UniqueField } from './sql';
+import { assignments, containsSql, insertSql, uniqueOrConflict, valuesOf, whereSql, type UniqueField } from './sql';
 import { unlessStale, updateRecord, versionMatches } from './versions';
 
 /** What differs between the lookup tables; the list, read, write and delete logic is shared. */
@@ -51,7 +51,7 @@ const lookupStore = <R, T extends Versioned>(spec: LookupSpec<R, T>) => {
         select: `SELECT * FROM ${spec.table}`,
         counted: spec.table,
         orderBy: 'name COLLATE NOCASE, id',
-        ...whereSql([q && ((bind) => `name LIKE ${bind(containsPattern(q))} ESCAPE '\\'`)]),
+        ...whereSql([q && ((bind) => containsSql('name', bind(q)))]),
       };
       return (await readPage(db, list, query, (rows: R[]) => rows.map(spec.toApi))).page;
     },

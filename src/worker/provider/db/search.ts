@@ -2,7 +2,7 @@ import { SOURCE_NAMES, statementNumber, type InvoiceSource } from '../../../shar
 import type { SearchQuery } from '../../../shared/schemas/search';
 import type { SearchResult } from '../../../shared/types';
 import { searchTerms } from './search-terms';
-import { startsWith } from './sql';
+import { parameters, startsWithSql, type Bind } from './sql';
 
 /** A line's ledger; invoice_lines' CHECK holds its source to the ledgers. */
 const lineSource = (row: Row) => text(row.source) as InvoiceSource;
@@ -60,25 +60,30 @@ export const search = async (db: D1Database, { q, limit }: SearchQuery): Promise
   const reads: { statement: D1PreparedStatement; toResult: (row: Row) => SearchResult }[] = [];
   const read = (sql: string, params: unknown[], toResult: (row: Row) => SearchResult) =>
     reads.push({ statement: db.prepare(sql).bind(...params), toResult });
+  /** A read of names matched from their start, its values bound after the limit (?1). */
+  const startsAs = (build: (bind: Bind) => string, toResult: (row: Row) => SearchResult) => {
+    const { params, bind } = parameters([limit]);
+    read(build(bind), params, toResult);
+  };
 
   if (terms.id !== null) read(`${TICKET_COLUMNS} WHERE t.id = ?1`, [terms.id], toTicket);
   if (terms.match && whole) {
     // Every word starts the first name or the surname ("Sam Smith", "smi"), or the whole text
     // starts the email.
     const words = terms.words.slice(0, 4);
-    const perWord = words.map((_, i) => `(first_name LIKE ?${i + 3} ESCAPE '\\' OR surname LIKE ?${i + 3} ESCAPE '\\')`);
-    read(`SELECT id, first_name, surname, email, is_active FROM users
-       WHERE (${perWord.join(' AND ') || '0'}) OR email LIKE ?2 ESCAPE '\\'
+    startsAs(
+      (bind) => `SELECT id, first_name, surname, email, is_active FROM users
+       WHERE (${words.map((word) => `(${startsWithSql('first_name', bind, word)} OR ${startsWithSql('surname', bind, word)})`).join(' AND ') || '0'})
+         OR ${startsWithSql('email', bind, whole)}
        ORDER BY surname COLLATE NOCASE, first_name COLLATE NOCASE LIMIT ?1`,
-      [limit, startsWith(whole), ...words.map(startsWith)],
       (row) => ({ type: 'user', id: Number(row.id), title: `${text(row.first_name)} ${text(row.surname)}`, subtitle: joined(row.email, row.is_active ? null : 'Inactive') }),
     );
-    read(`SELECT id, name, code FROM companies WHERE name LIKE ?2 ESCAPE '\\' OR code LIKE ?2 ESCAPE '\\' ORDER BY name COLLATE NOCASE LIMIT ?1`,
-      [limit, startsWith(whole)],
+    startsAs(
+      (bind) => `SELECT id, name, code FROM companies WHERE ${startsWithSql('name', bind, whole)} OR ${startsWithSql('code', bind, whole)} ORDER BY name COLLATE NOCASE LIMIT ?1`,
       (row) => ({ type: 'company', id: Number(row.id), title: text(row.name), subtitle: joined('Company', row.code) }),
     );
-    read(`SELECT id, name, description FROM ticket_categories WHERE name LIKE ?2 ESCAPE '\\' ORDER BY name COLLATE NOCASE LIMIT ?1`,
-      [limit, startsWith(whole)],
+    startsAs(
+      (bind) => `SELECT id, name, description FROM ticket_categories WHERE ${startsWithSql('name', bind, whole)} ORDER BY name COLLATE NOCASE LIMIT ?1`,
       (row) => ({ type: 'ticket_category', id: Number(row.id), title: text(row.name), subtitle: joined('Ticket category', row.description) }),
     );
   }
@@ -101,9 +106,9 @@ export const search = async (db: D1Database, { q, limit }: SearchQuery): Promise
     read(`${TICKET_COLUMNS} WHERE t.id IN (${FTS_HITS}) ORDER BY t.created_at DESC, t.id DESC LIMIT ?2`, [terms.match, limit * 2], toTicket);
   }
   if (whole) {
-    read(`SELECT l.id, l.reference, l.source, l.period, c.name AS company_name FROM invoice_lines l LEFT JOIN companies c ON c.id = l.company_id
-       WHERE l.reference LIKE ?2 ESCAPE '\\' ORDER BY l.period DESC, l.id DESC LIMIT ?1`,
-      [limit, startsWith(whole)],
+    startsAs(
+      (bind) => `SELECT l.id, l.reference, l.source, l.period, c.name AS company_name FROM invoice_lines l LEFT JOIN companies c ON c.id = l.company_id
+       WHERE ${startsWithSql('l.reference', bind, whole)} ORDER BY l.period DESC, l.id DESC LIMIT ?1`,
       (row) => {
         const source = lineSource(row);
         return { type: 'invoice_line', id: Number(row.id), title: text(row.reference), subtitle: joined(SOURCE_NAMES[source], row.period, row.company_name), source };

@@ -9,11 +9,40 @@ export const fullName = (alias?: string) => (alias ? `${alias}.first_name || ' '
 /** `text` with LIKE's wildcards taken literally; the statement says ESCAPE '\'. */
 export const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
-/** A LIKE pattern matching `text` anywhere, its wildcards taken literally (ESCAPE '\'). */
-export const containsPattern = (text: string) => `%${likeLiteral(text)}%`;
+// D1 refuses a LIKE pattern longer than 50 bytes (docs/operations.md#limits), and people search
+// with up to 200 characters, so typed text never goes into a LIKE pattern whole.
+const MAX_LIKE_PATTERN_BYTES = 50;
+const encoder = new TextEncoder();
 
-/** A LIKE pattern for values that start with `text`, its wildcards taken literally (ESCAPE '\'). */
-export const startsWith = (text: string) => `${likeLiteral(text)}%`;
+/** The longest start of `text` whose pattern, wildcards escaped and `%` after, fits D1's limit. */
+export const likePrefixPattern = (text: string) => {
+  let pattern = '';
+  let bytes = 1;
+  for (const ch of text) {
+    const literal = likeLiteral(ch);
+    const size = encoder.encode(literal).byteLength;
+    if (bytes + size > MAX_LIKE_PATTERN_BYTES) break;
+    pattern += literal;
+    bytes += size;
+  }
+  return `${pattern}%`;
+};
+
+/**
+ * `column` holds the bound text anywhere, ASCII letters in either case as LIKE matches them. A
+ * plain substring search, so neither the text's length nor its `%` and `_` matter.
+ */
+export const containsSql = (column: string, text: string) => `instr(lower(${column}), lower(${text})) > 0`;
+
+/**
+ * `column` starts with `text`, ASCII letters in either case: a LIKE on the start of the text that
+ * fits D1's pattern limit (an index on the column can serve it), then the whole text compared.
+ */
+export const startsWithSql = (column: string, bind: Bind, text: string) => {
+  const prefix = bind(likePrefixPattern(text));
+  const whole = bind(text);
+  return `(${column} LIKE ${prefix} ESCAPE '\\' AND lower(substr(${column}, 1, length(${whole}))) = lower(${whole}))`;
+};
 
 const isUniqueViolation = (error: unknown) => error instanceof Error && /UNIQUE constraint failed/.test(error.message);
 

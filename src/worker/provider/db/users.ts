@@ -4,7 +4,7 @@ import { Conflict, Invalid } from '../errors/domain';
 import { readPage } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, jsonFlag, type AuditContext, type AuditFields } from './audit';
 import { USER_COLUMNS, toUser, written, type UserRow } from './rows';
-import { assignments, containsPattern, uniqueOrConflict, whereSql, type Bind, type UniqueField } from './sql';
+import { assignments, containsSql, uniqueOrConflict, whereSql, type Bind, type UniqueField } from './sql';
 import { unlessStale, updateRecord, versionMatches } from './versions';
 
 export const EMAIL_TAKEN: UniqueField = { field: 'email', detail: 'Email address is already in use' };
@@ -26,8 +26,8 @@ const userFilters = ({ q, status }: UserListQuery) => {
   const words = (q ?? '').split(/\s+/).filter(Boolean).slice(0, 5);
   return whereSql([
     ...words.map((word) => (bind: Bind) => {
-      const pattern = bind(containsPattern(word));
-      return `first_name LIKE ${pattern} ESCAPE '\\' OR surname LIKE ${pattern} ESCAPE '\\' OR email LIKE ${pattern} ESCAPE '\\'`;
+      const value = bind(word);
+      return ['first_name', 'surname', 'email'].map((column) => containsSql(column, value)).join(' OR ');
     }),
     status && `is_active = ${status === 'active' ? 1 : 0}`,
   ]);
