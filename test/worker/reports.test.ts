@@ -28,6 +28,21 @@ beforeAll(async () => {
 });
 
 describe('timesheet', () => {
+  it.each([101, 1000])('names every one of %i people who logged time in the range', async (people) => {
+    const ticket = await insertTicket({ created: '2041-01-01T00:00:00.000Z' });
+    const tag = crypto.randomUUID().slice(0, 8);
+    const rows = Array.from({ length: people }, (_, i) => `('Person', 'No${String(i).padStart(4, '0')}', 'p${i}-${tag}@example.com', 'x')`);
+    const ids = (await env.DB.prepare(`INSERT INTO users (first_name, surname, email, password_hash) VALUES ${rows.join(', ')} RETURNING id`).all<{ id: number }>()).results.map((row) => row.id);
+    const day = people === 101 ? '2041-03-02' : '2041-03-03';
+    await env.DB.prepare(`INSERT INTO time_entries (ticket_id, user_id, work_date, minutes) SELECT ?1, value, ?2, 30 FROM json_each(?3)`).bind(ticket, day, JSON.stringify(ids)).run();
+    const res = await api(`reports/timesheet?from=${day}&to=${day}`, { token });
+    expect(res.status).toBe(200);
+    const report = await json<TimesheetReport>(res);
+    expect(report.users).toHaveLength(people);
+    expect(report.users.map((user) => user.userName)).toEqual(ids.map((_, i) => `Person No${String(i).padStart(4, '0')}`));
+    expect(report.totals.minutes).toBe(30 * people);
+  });
+
   it('sums minutes per user per day, billable apart, inside the range only', async () => {
     const companyId = (await env.DB.prepare("INSERT INTO companies (name) VALUES ('Timesheet Co') RETURNING id").first<number>('id')) as number;
     const billed = await insertTicket({ created: '2040-01-01T00:00:00.000Z', company: companyId });

@@ -39,11 +39,12 @@ export const timesheet = async (db: D1Database, query: TimesheetQuery): Promise<
     .bind(...params)
     .all<DayRow>();
   const userIds = [...new Set(results.map((r) => r.user_id))];
+  // One JSON array, however many people logged time: D1 binds at most 100 values a statement.
   const names = userIds.length
     ? (
         await db
-          .prepare(`SELECT id, ${fullName()} AS name FROM users WHERE id IN (${userIds.map((_, i) => `?${i + 1}`).join(', ')})`)
-          .bind(...userIds)
+          .prepare(`SELECT id, ${fullName()} AS name FROM users WHERE id IN (SELECT value FROM json_each(?1))`)
+          .bind(JSON.stringify(userIds))
           .all<{ id: number; name: string }>()
       ).results
     : [];
