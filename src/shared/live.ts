@@ -10,6 +10,10 @@ import type { Permission } from './permissions';
 export const LIVE_SESSION_ENDED = 4401;
 /** How long a ticket from `POST live/ticket` may be used to open a socket, once. */
 export const LIVE_TICKET_SECONDS = 30;
+/** Open sockets one person may hold at once (tabs and devices together); the next upgrade is 429. */
+export const LIVE_SOCKETS_PER_PERSON = 20;
+/** Tickets one person may hold unused at once; the next `POST live/ticket` is 429 until one is used or expires. */
+export const LIVE_TICKETS_PER_PERSON = 20;
 
 /** The records a socket may be told about, and what a role needs to read them; absent: never sent. */
 export const LIVE_ENTITIES: Partial<Record<AuditEntity, Permission | 'everyone'>> = {

@@ -52,3 +52,32 @@ export const isType =
   <T extends ServerMessage['type']>(type: T, extra: (message: Extract<ServerMessage, { type: T }>) => boolean = () => true) =>
   (message: ServerMessage): message is Extract<ServerMessage, { type: T }> =>
     message.type === type && extra(message as Extract<ServerMessage, { type: T }>);
+
+type Patchable = Record<PropertyKey, unknown>;
+
+/**
+ * How many D1 statements `work` runs in this isolate (the Worker's and the hub's alike): every
+ * statement run alone or in a batch. Wraps the D1 classes while it runs, then puts them back.
+ */
+export const countD1Statements = async (db: D1Database, work: () => Promise<unknown>) => {
+  const databaseProto = Object.getPrototypeOf(db) as Patchable;
+  const statementProto = Object.getPrototypeOf(db.prepare('SELECT 1')) as Patchable;
+  let count = 0;
+  const restore: (() => void)[] = [];
+  const wrap = (proto: Patchable, method: string, statements: (args: unknown[]) => number) => {
+    const original = proto[method] as (...args: unknown[]) => unknown;
+    proto[method] = function (this: unknown, ...args: unknown[]) {
+      count += statements(args);
+      return original.apply(this, args);
+    };
+    restore.push(() => (proto[method] = original));
+  };
+  for (const method of ['first', 'all', 'run', 'raw']) wrap(statementProto, method, () => 1);
+  wrap(databaseProto, 'batch', ([statements]) => (Array.isArray(statements) ? statements.length : 0));
+  try {
+    await work();
+  } finally {
+    for (const undo of restore) undo();
+  }
+  return count;
+};

@@ -1,10 +1,10 @@
-import { createExecutionContext, env, runInDurableObject } from 'cloudflare:test';
+import { createExecutionContext, env, runInDurableObject, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { LIVE_SESSION_ENDED } from '../../src/shared/live';
+import { LIVE_SESSION_ENDED, LIVE_SOCKETS_PER_PERSON, LIVE_TICKET_SECONDS, LIVE_TICKETS_PER_PERSON } from '../../src/shared/live';
 import type { Ticket } from '../../src/shared/types';
 import { createApp } from '../../src/worker/index';
 import type { LiveHub } from '../../src/worker/provider/live/hub';
-import { connect, isType, liveTicket, openSocket, upgrade } from './live-socket';
+import { connect, countD1Statements, isType, liveTicket, openSocket, upgrade } from './live-socket';
 import { ORIGIN, api, createUser, expectError, login, signedIn, sleep } from './support';
 
 const newTicket = async (token: string, title = 'Live ticket') =>
@@ -222,5 +222,123 @@ describe('revoked sessions', () => {
     await closesWith4401(await connect(token), () =>
       api('users/change-password', { method: 'PATCH', token, json: { id: user.id, newPassword: 'another long passphrase 2', confirmPassword: 'another long passphrase 2' } }),
     );
+  });
+});
+
+describe('what the channel costs', () => {
+  const app = createApp({ log: () => {} });
+  /** One call, answered with success, once the publishing its waitUntil does has finished too. */
+  const settled = async (method: string, path: string, token: string, json: unknown) => {
+    const ctx = createExecutionContext();
+    const init = { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(json) };
+    const res = await app.fetch(new Request(`${ORIGIN}/api/v1/${path}`, init), env, ctx);
+    expect(res.status).toBeLessThan(300);
+    await waitOnExecutionContext(ctx);
+    return res;
+  };
+  /** D1 statements of one PATCH, its publishing included. */
+  const patch = (path: string, token: string, json: unknown) => countD1Statements(env.DB, () => settled('PATCH', path, token, json));
+  const sockets = async (token: string, count: number) => {
+    const open = await Promise.all(Array.from({ length: count }, () => connect(token)));
+    await Promise.all(open.map((socket) => socket.next(isType('hello'))));
+    return open;
+  };
+
+  it('counts every statement, alone or in a batch', async () => {
+    expect(await countD1Statements(env.DB, () => env.DB.prepare('SELECT 1').first())).toBe(1);
+    expect(await countD1Statements(env.DB, () => env.DB.batch([env.DB.prepare('SELECT 1'), env.DB.prepare('SELECT 2')]))).toBe(2);
+  });
+
+  it('spends the same statements on a write whether its author has no socket open or many', async () => {
+    const { token } = await signedIn('staff');
+    const ticket = (await (await settled('POST', 'tickets', token, { title: 'Costed' })).json()) as Ticket;
+    // A write that ends no session checks none: with no socket there is none to check.
+    const withNone = await patch(`tickets/${ticket.id}`, token, { title: 'No socket' });
+    const [first] = await sockets(token, 1);
+    const withOne = await patch(`tickets/${ticket.id}`, token, { title: 'One socket' });
+    const more = await sockets(token, 15);
+    const withMany = await patch(`tickets/${ticket.id}`, token, { title: 'Sixteen sockets' });
+    expect([withOne, withMany]).toEqual([withNone, withNone]);
+    // Every socket still heard the writes.
+    for (const socket of [first, ...more]) await socket.next(isType('changed', (m) => m.id === ticket.id && m.version === ticket.version + 3));
+    for (const socket of [first, ...more]) socket.ws.close();
+  });
+
+  it('spends only the session check on a ticket, which publishes nothing', async () => {
+    const { token } = await signedIn('staff');
+    await sockets(token, 3);
+    expect(await countD1Statements(env.DB, () => settled('POST', 'live/ticket', token, {}))).toBe(1);
+  });
+
+  it('spends the same statements ending a person’s sessions however many sockets they had, and closes them all', async () => {
+    const { token: admin } = await signedIn('admin');
+    const cost = async (count: number) => {
+      const user = await createUser({ role: 'staff' });
+      const open = await sockets(await login(user), count);
+      const statements = await patch('users', admin, { id: user.id, role: 'billing' });
+      for (const socket of open) expect((await socket.closed).code).toBe(LIVE_SESSION_ENDED);
+      return statements;
+    };
+    expect(await cost(15)).toBe(await cost(1));
+  });
+});
+
+describe('limits per person', () => {
+  it(`opens at most ${LIVE_SOCKETS_PER_PERSON} sockets a person; the next upgrade is 429 until one closes`, async () => {
+    const { user, token } = await signedIn('staff');
+    const open = await Promise.all(Array.from({ length: LIVE_SOCKETS_PER_PERSON }, () => connect(token)));
+    await Promise.all(open.map((socket) => socket.next(isType('hello'))));
+    const refused = await upgrade((await liveTicket(token)).ticket);
+    expect(refused.webSocket).toBeNull();
+    expect((await expectError(refused, 429)).message).toMatch(/20 live connections/);
+    // Someone else is not held to this person's count.
+    const other = await connect((await signedIn('staff')).token);
+    await other.next(isType('hello'));
+
+    // Once the hub has let the first socket go (its presence is gone), the place is free again.
+    const [first, ...rest] = open;
+    first?.send({ type: 'view', entity: 'ticket', id: 7, editing: false });
+    other.send({ type: 'view', entity: 'ticket', id: 7, editing: false });
+    await other.next(isType('presence', (m) => m.people.some((p) => p.userId === user.id)));
+    first?.ws.close();
+    await other.next(isType('presence', (m) => m.people.length === 1));
+    const again = await connect(token);
+    await again.next(isType('hello'));
+    for (const socket of [...rest, again, other]) socket.ws.close();
+  });
+
+  it(`holds at most ${LIVE_TICKETS_PER_PERSON} unused tickets a person; the next is 429 until one is used`, async () => {
+    const { token } = await signedIn('staff');
+    const tickets = [];
+    for (let i = 0; i < LIVE_TICKETS_PER_PERSON; i += 1) tickets.push((await liveTicket(token)).ticket);
+    const refused = await api('live/ticket', { method: 'POST', token });
+    expect((await expectError(refused, 429)).message).toMatch(/unused live tickets/);
+    expect(refused.headers.get('retry-after')).toBe(String(LIVE_TICKET_SECONDS));
+    await liveTicket((await signedIn('staff')).token);
+
+    const socket = openSocket(await upgrade(tickets[0] ?? ''));
+    await socket.next(isType('hello'));
+    await liveTicket(token);
+    socket.ws.close();
+  });
+
+  it('keeps one view a socket: announcing another record leaves the last', async () => {
+    const { user, token } = await signedIn('staff');
+    const watcher = await connect((await signedIn('staff')).token);
+    const socket = await connect(token);
+    await Promise.all([watcher.next(isType('hello')), socket.next(isType('hello'))]);
+    watcher.send({ type: 'view', entity: 'ticket', id: 1, editing: false });
+    await watcher.next(isType('presence', (m) => m.id === 1 && m.people.length === 1));
+    socket.send({ type: 'view', entity: 'ticket', id: 1, editing: false });
+    await watcher.next(isType('presence', (m) => m.id === 1 && m.people.some((p) => p.userId === user.id)));
+    for (let id = 2; id <= 50; id += 1) socket.send({ type: 'view', entity: 'ticket', id, editing: false });
+    await watcher.next(isType('presence', (m) => m.id === 1 && m.people.length === 1));
+    await socket.next(isType('presence', (m) => m.id === 50));
+    await runInDurableObject(hub(), (_instance: LiveHub, state) => {
+      const views = state.getWebSockets(`user:${user.id}`).map((ws) => (ws.deserializeAttachment() as { view: unknown }).view);
+      expect(views).toEqual([{ type: 'view', entity: 'ticket', id: 50, editing: false }]);
+    });
+    socket.ws.close();
+    watcher.ws.close();
   });
 });

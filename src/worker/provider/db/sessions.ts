@@ -23,6 +23,25 @@ const SESSION_LIVE = 'id = ?1 AND is_active = 1 AND session_version = ?2 AND NOT
 export const findLiveSession = <T>(db: D1Database, columns: string, { userId, sessionVersion, tokenId }: SessionRef) =>
   db.prepare(`SELECT ${columns} FROM users WHERE ${SESSION_LIVE}`).bind(userId, sessionVersion, tokenId).first<T>();
 
+/**
+ * Which of one person's tokens may still be used, by the same rule as SESSION_LIVE, in one query
+ * however many tokens: the account's state and which of the token ids are signed out.
+ */
+export const findLiveTokens = async (db: D1Database, userId: number, tokens: Omit<SessionRef, 'userId'>[]) => {
+  const row = await db
+    .prepare(
+      `SELECT role, session_version, is_active,
+              (SELECT json_group_array(jti) FROM revoked_tokens WHERE jti IN (SELECT value FROM json_each(?2))) AS revoked
+       FROM users WHERE id = ?1`,
+    )
+    .bind(userId, JSON.stringify(tokens.map((token) => token.tokenId)))
+    .first<{ role: Role; session_version: number; is_active: number; revoked: string }>();
+  if (!row || row.is_active !== 1) return { role: null, live: new Set<string>() };
+  const revoked = new Set(JSON.parse(row.revoked) as string[]);
+  const live = tokens.filter((token) => token.sessionVersion === row.session_version && !revoked.has(token.tokenId));
+  return { role: row.role, live: new Set(live.map((token) => token.tokenId)) };
+};
+
 /** The caller's role while the token may still be used; null otherwise. The check behind every signed-in call. */
 export const findSession = (db: D1Database, session: SessionRef) => findLiveSession<Session>(db, 'role', session);
 

@@ -7,8 +7,12 @@ import { forbidden, unauthorized } from './errors';
 
 export type ProviderEnv = {
   Bindings: ProviderBindings;
-  /** `session` settles once the account check has passed; a role check awaits it. `token` is for sign-out. */
-  Variables: { userId: number; token: TokenClaims; session: Promise<Session> };
+  /**
+   * `session` settles once the account check has passed; a role check awaits it. `token` is for
+   * sign-out. `live` is what the live channel must know of a call beyond its audit entries
+   * (docs/architecture.md#live-updates): it signed its own token out, or it wrote nothing.
+   */
+  Variables: { userId: number; token: TokenClaims; session: Promise<Session>; live?: 'signedOut' | 'wroteNothing' };
 };
 
 const READS = new Set(['GET', 'HEAD']);

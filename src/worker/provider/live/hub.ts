@@ -1,9 +1,16 @@
 import { DurableObject } from 'cloudflare:workers';
-import { LIVE_ENTITIES, LIVE_SESSION_ENDED, LIVE_TICKET_SECONDS, type ChangedEvent, type LiveTicket, type PresencePerson, type ServerMessage } from '../../../shared/live';
+import {
+  LIVE_ENTITIES,
+  LIVE_SESSION_ENDED,
+  LIVE_SOCKETS_PER_PERSON,
+  LIVE_TICKET_SECONDS,
+  LIVE_TICKETS_PER_PERSON,
+  type ChangedEvent, type LiveTicket, type PresencePerson, type ServerMessage } from '../../../shared/live';
 import { may } from '../../../shared/permissions';
 import type { AuditEntity, Notification, Role } from '../../../shared/types';
 import type { TokenClaims } from '../auth/token';
 import { findLivePerson } from '../db/live';
+import { findLiveTokens } from '../db/sessions';
 import type { ProviderBindings } from '../env';
 import { parseViewMessage } from './view-message';
 
@@ -30,6 +37,7 @@ export interface Publication {
 }
 
 const TICKET_PREFIX = 'ticket:';
+const TOO_MANY_SOCKETS = `You have ${LIVE_SOCKETS_PER_PERSON} live connections open; close a tab or window first`;
 const userTag = (userId: number) => `user:${userId}`;
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
@@ -50,11 +58,18 @@ const mayRead = (role: Role, entity: AuditEntity) => {
  * record about each other, and closes the sockets of a session that has ended.
  */
 export class LiveHub extends DurableObject<ProviderBindings> {
-  /** A ticket for one socket of the token's session, usable once within LIVE_TICKET_SECONDS. */
-  async issueTicket(claims: TokenClaims): Promise<LiveTicket> {
+  /**
+   * A ticket for one socket of the token's session, usable once within LIVE_TICKET_SECONDS; null
+   * while the person already holds LIVE_TICKETS_PER_PERSON unused ones, so nobody fills the hub's
+   * storage (every ticket call reads all of it).
+   */
+  async issueTicket(claims: TokenClaims): Promise<LiveTicket | null> {
     const now = Date.now();
-    const stale = [...(await this.ctx.storage.list<StoredTicket>({ prefix: TICKET_PREFIX })).entries()].filter(([, stored]) => stored.expiresAt <= now);
+    const stored = [...(await this.ctx.storage.list<StoredTicket>({ prefix: TICKET_PREFIX })).entries()];
+    const stale = stored.filter(([, ticket]) => ticket.expiresAt <= now);
     if (stale.length) await this.ctx.storage.delete(stale.map(([key]) => key));
+    const held = stored.filter(([, ticket]) => ticket.expiresAt > now && ticket.claims.userId === claims.userId).length;
+    if (held >= LIVE_TICKETS_PER_PERSON) return null;
     const ticket = randomTicket();
     const expiresAt = now + LIVE_TICKET_SECONDS * 1000;
     await this.ctx.storage.put<StoredTicket>(TICKET_PREFIX + ticket, { claims, expiresAt });
@@ -70,6 +85,8 @@ export class LiveHub extends DurableObject<ProviderBindings> {
     if (stored) await this.ctx.storage.delete(key);
     if (!stored || stored.expiresAt <= Date.now()) return json(401, { message: 'Invalid or expired live ticket' });
     if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return json(426, { message: 'Expected a WebSocket upgrade' });
+    // Counted here, where every socket is, one upgrade at a time: no two can both take the last place.
+    if (this.ctx.getWebSockets(userTag(stored.claims.userId)).length >= LIVE_SOCKETS_PER_PERSON) return json(429, { message: TOO_MANY_SOCKETS });
     const person = await findLivePerson(this.env.DB, stored.claims);
     if (!person) return json(401, { message: 'Invalid or expired token' });
 
@@ -135,12 +152,17 @@ export class LiveHub extends DurableObject<ProviderBindings> {
     await Promise.all([...new Set(sessionsOf)].map((userId) => this.recheckSessions(userId)));
   }
 
-  /** Closes with 4401 each of the person's sockets whose session no longer passes the check every call makes. */
+  /**
+   * Closes with 4401 each of the person's sockets whose session no longer passes the check every
+   * call makes, or whose role changed: one query for all of them, none when they have no socket.
+   */
   private async recheckSessions(userId: number) {
-    for (const ws of this.ctx.getWebSockets(userTag(userId))) {
-      const socket = attachmentOf(ws);
-      const person = socket ? await findLivePerson(this.env.DB, socket.claims) : null;
-      if (!person || person.role !== socket?.role) this.endSession(ws);
+    const sockets = this.ctx.getWebSockets(userTag(userId)).map((ws) => ({ ws, socket: attachmentOf(ws) }));
+    if (!sockets.length) return;
+    const claims = sockets.flatMap(({ socket }) => (socket ? [socket.claims] : []));
+    const { role, live } = await findLiveTokens(this.env.DB, userId, claims);
+    for (const { ws, socket } of sockets) {
+      if (!socket || !live.has(socket.claims.tokenId) || socket.role !== role) this.endSession(ws);
     }
   }
 

@@ -8,13 +8,15 @@ import { teamHub } from './team-hub';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-const publish = async (env: ProviderBindings, actorId: number, requestId: string | null) => {
+const publish = async (env: ProviderBindings, actorId: number, requestId: string | null, signedOut: boolean) => {
   const [changes, notifications] = requestId
     ? await Promise.all([changesOfRequest(env.DB, actorId, requestId), notificationsOfRequest(env.DB, actorId, requestId)])
     : [[], []];
-  // Whose sessions the write may have ended: the actor's (sign-out, own password) and any account it changed.
-  const sessionsOf = [actorId, ...changes.filter((change) => change.entity === 'user').map((change) => change.id)];
-  await teamHub(env).publish({ changes, notifications, sessionsOf });
+  // Whose sessions the write may have ended: a sign-out's own, and any account it changed (the only
+  // writes that deactivate, change a role or a password). Any other write ends none, so the hub
+  // checks no session after it; an expiring token is closed by the hub's alarm.
+  const sessionsOf = [...(signedOut ? [actorId] : []), ...changes.filter((change) => change.entity === 'user').map((change) => change.id)];
+  if (changes.length || notifications.length || sessionsOf.length) await teamHub(env).publish({ changes, notifications, sessionsOf });
 };
 
 /**
@@ -25,8 +27,9 @@ const publish = async (env: ProviderBindings, actorId: number, requestId: string
 export const publishChanges: MiddlewareHandler<ProviderEnv> = async (c, next) => {
   await next();
   const actorId = c.get('userId');
-  if (READS.has(c.req.method) || c.res.status >= 400 || actorId === undefined) return;
+  const live = c.get('live');
+  if (READS.has(c.req.method) || c.res.status >= 400 || actorId === undefined || live === 'wroteNothing') return;
   c.executionCtx.waitUntil(
-    publish(c.env, actorId, requestIdOf(c)).catch((error: unknown) => console.error('live: publish failed', error)),
+    publish(c.env, actorId, requestIdOf(c), live === 'signedOut').catch((error: unknown) => console.error('live: publish failed', error)),
   );
 };

@@ -50,5 +50,6 @@ export const authRoutes = new Hono<ProviderEnv>()
   // Ends the presented token on the server; every later call with it gets 401.
   .post('/logout', requireAuth, async (c) => {
     await revokeSession(c.env.DB, c.get('token'));
+    c.set('live', 'signedOut');
     return c.body(null, 204);
   });

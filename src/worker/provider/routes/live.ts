@@ -1,13 +1,21 @@
 import { Hono } from 'hono';
+import { LIVE_TICKET_SECONDS, LIVE_TICKETS_PER_PERSON } from '../../../shared/live';
 import { liveQuerySchema } from '../../../shared/schemas/live';
 import { requireAuth, type ProviderEnv } from '../http/auth';
-import { unauthorized } from '../http/errors';
+import { HttpError, unauthorized } from '../http/errors';
 import { queryOf } from '../http/validate';
 import { teamHub } from '../live/team-hub';
 
+const TOO_MANY_TICKETS = `You hold ${LIVE_TICKETS_PER_PERSON} unused live tickets; use one or wait until they expire`;
+
 export const liveRoutes = new Hono<ProviderEnv>()
   // A ticket rather than the token in the socket's address, which logs and histories keep.
-  .post('/ticket', requireAuth, async (c) => c.json(await teamHub(c.env).issueTicket(c.get('token'))))
+  .post('/ticket', requireAuth, async (c) => {
+    c.set('live', 'wroteNothing');
+    const ticket = await teamHub(c.env).issueTicket(c.get('token'));
+    if (!ticket) throw new HttpError(429, { message: TOO_MANY_TICKETS }, { 'Retry-After': String(LIVE_TICKET_SECONDS) });
+    return c.json(ticket);
+  })
   // The hub checks and spends the ticket: 401 before any upgrade when it is missing, used or expired.
   .get('/', queryOf(liveQuerySchema), async (c) => {
     if (!c.req.valid('query').ticket) throw unauthorized('A live ticket is required');
