@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BackupList, BackupResult } from '../../src/shared/types';
 import { writeBackup } from '../../src/worker/provider/db/backup/write';
-import { DATA_TABLES, DERIVED_TABLE_PREFIX, SYSTEM_TABLES } from '../../src/worker/provider/db/tables';
+import { DATA_TABLES, DERIVED_TABLE_PREFIXES, SYSTEM_TABLES } from '../../src/worker/provider/db/tables';
 import { manifestOf, parseBackup, readBackup, rowsIn, sha256Hex, storedBytes } from './backup-files';
 import { api, attemptLogin, expectError, readJson, signedIn, sleep, type TestUser } from './support';
 
@@ -240,7 +240,7 @@ describe('DATA_TABLES', () => {
           !name.startsWith('sqlite_') &&
           !name.startsWith('_cf_') &&
           name !== 'd1_migrations' &&
-          !name.startsWith(DERIVED_TABLE_PREFIX) &&
+          !DERIVED_TABLE_PREFIXES.some((prefix) => name.startsWith(prefix)) &&
           !(SYSTEM_TABLES as readonly string[]).includes(name),
       );
     expect([...DATA_TABLES].sort()).toEqual(dataTables.sort());

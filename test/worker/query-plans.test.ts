@@ -52,6 +52,20 @@ describe('ticket list query plans', () => {
     expect((await planOf(sql.total, sql.params)).join('\n')).toMatch(index);
     expect((await planOf(sql.page, sql.params)).join('\n')).not.toMatch(/SCAN t$/m);
   });
+
+  // A search reads the two full-text indexes and then each ticket and comment by its id, however
+  // many tickets and comments there are (migrations/0015_comment_search.sql).
+  it('finds the tickets a search matches through the full-text indexes of tickets and comments', async () => {
+    const sql = ticketListSql({ q: 'router', page: 1, pageSize: 25 } as TicketListQuery, 1);
+    for (const statement of [sql.page, sql.total]) {
+      const plan = (await planOf(statement, sql.params)).join('\n');
+      expect(plan).toMatch(/SCAN tickets_fts VIRTUAL TABLE/);
+      expect(plan).toMatch(/SCAN ticket_comments_fts VIRTUAL TABLE/);
+      expect(plan).toMatch(/SEARCH ticket_comments USING INTEGER PRIMARY KEY/);
+      expect(plan).toMatch(/SEARCH t USING INTEGER PRIMARY KEY/);
+      expect(plan).not.toMatch(/SCAN (t|ticket_comments)$/m);
+    }
+  });
 });
 
 describe('audit log query plans', () => {

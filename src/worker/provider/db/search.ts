@@ -2,6 +2,7 @@ import { SOURCE_NAMES, statementNumber, type InvoiceSource } from '../../../shar
 import type { SearchQuery } from '../../../shared/schemas/search';
 import type { SearchResult } from '../../../shared/types';
 import { searchTerms } from './search-terms';
+import { ticketHitsSql } from './ticket-hits';
 import { parameters, startsWithSql, type Bind } from './sql';
 
 /** A line's ledger; invoice_lines' CHECK holds its source to the ledgers. */
@@ -37,7 +38,8 @@ const text = (value: string | number | null | undefined) => (value == null ? '' 
 const joined = (...parts: (string | number | null | undefined)[]) => parts.map(text).filter(Boolean).join(' · ');
 
 const TICKET_COLUMNS = `SELECT t.id, t.title, t.status, c.name AS company_name FROM tickets t LEFT JOIN companies c ON c.id = t.company_id`;
-const FTS_HITS = 'SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ?1';
+// Titles are in tickets_fts alone: comments have none.
+const TITLE_HITS = 'SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ?1';
 
 const toTicket = (row: Row): SearchResult => ({
   type: 'ticket',
@@ -102,8 +104,8 @@ export const search = async (db: D1Database, { q, limit }: SearchQuery): Promise
   }
   if (terms.match) {
     const titleOnly = `{title} : (${terms.match})`;
-    read(`${TICKET_COLUMNS} WHERE t.id IN (${FTS_HITS}) ORDER BY t.created_at DESC, t.id DESC LIMIT ?2`, [titleOnly, limit], toTicket);
-    read(`${TICKET_COLUMNS} WHERE t.id IN (${FTS_HITS}) ORDER BY t.created_at DESC, t.id DESC LIMIT ?2`, [terms.match, limit * 2], toTicket);
+    read(`${TICKET_COLUMNS} WHERE t.id IN (${TITLE_HITS}) ORDER BY t.created_at DESC, t.id DESC LIMIT ?2`, [titleOnly, limit], toTicket);
+    read(`${TICKET_COLUMNS} WHERE t.id IN (${ticketHitsSql('?1')}) ORDER BY t.created_at DESC, t.id DESC LIMIT ?2`, [terms.match, limit * 2], toTicket);
   }
   if (whole) {
     startsAs(

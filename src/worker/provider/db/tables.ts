@@ -26,9 +26,10 @@ export type DataTable = (typeof DATA_TABLES)[number];
 
 /**
  * Tables a migration derives from the data tables and keeps in step by triggers: the full-text
- * index and its shadow tables. Backups leave them out; a restore rebuilds them as rows go in.
+ * indexes of tickets and of comments, and their shadow tables. Backups leave them out; a restore
+ * rebuilds them as rows go in.
  */
-export const DERIVED_TABLE_PREFIX = 'tickets_fts';
+export const DERIVED_TABLE_PREFIXES = ['tickets_fts', 'ticket_comments_fts'] as const;
 
 /**
  * Tables of the app's own machinery, never backed up or restored (restore_pending_indexes lives

@@ -5,6 +5,7 @@ import { auditCreated, auditUpdated, jsonColumn, type AuditContext, type AuditFi
 import { assertReferencesExist } from './references';
 import { TICKET_SELECT, toTicket, written, type TicketRow } from './rows';
 import { searchTerms } from './search-terms';
+import { ticketHitsSql } from './ticket-hits';
 import { notifyAssigned, notifyMentioned, notifyStatus, watchTicket } from './ticket-notices';
 import { mentionedIds } from '../../../shared/mentions';
 import { NOW_SQL, assignments, insertSql, valuesOf, whereSql, type Condition } from './sql';
@@ -51,7 +52,7 @@ export const overdueSql = (today: string) => `${OPEN_SQL} AND t.due_at < ${today
 const textFilter = (q: string): Condition | null => {
   const terms = searchTerms(q);
   if (terms.id !== null) return (bind) => `t.id = ${bind(terms.id)}`;
-  if (terms.match) return (bind) => `t.id IN (SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ${bind(terms.match)})`;
+  if (terms.match) return (bind) => `t.id IN (${ticketHitsSql(bind(terms.match))})`;
   return null;
 };
 
