@@ -1,7 +1,10 @@
-import { env } from 'cloudflare:test';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { createExecutionContext, env } from 'cloudflare:test';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, Page } from '../../src/shared/types';
-import { api, attemptLogin, createUser, expectError, freshIp, readJson, signedIn, type TestUser } from './support';
+import { createApp } from '../../src/worker/index';
+import type { AuditQuery } from '../../src/shared/schemas/audit';
+import { auditExportChunkSql, auditExportLimits } from '../../src/worker/provider/db/audit';
+import { ORIGIN, api, attemptLogin, createUser, expectError, freshIp, readJson, signedIn, type TestUser } from './support';
 
 let admin: { user: TestUser; token: string };
 
@@ -44,7 +47,9 @@ describe('an entry for each kind of change', () => {
       changes: { title: [null, 'Printer jam'], priority: [null, 'high'], status: [null, 'open'], companyId: [null, company.id], reporterId: [null, admin.user.id] },
     });
     // Only what changed: the title was sent unchanged.
-    expect(update).toMatchObject({ action: 'update', requestId, changes: { status: ['open', 'resolved'], priority: ['high', 'low'] } });
+    expect(update).toMatchObject({ action: 'update', changes: { status: ['open', 'resolved'], priority: ['high', 'low'] } });
+    // The answer's X-Request-Id, then a part of the provider's own that no other request shares.
+    expect(update?.requestId).toMatch(new RegExp(`^${requestId}~[0-9a-f]{8}$`));
     expect(Object.keys(update?.changes ?? {}).sort()).toEqual(['priority', 'status']);
     expect(comment).toMatchObject({ action: 'comment', entity: 'ticket', entityId: ticket.id, changes: { body: [null, 'Cleared the tray'] } });
     expect(time).toMatchObject({ action: 'time', changes: { workDate: [null, '2026-03-02'], minutes: [null, 30], billable: [null, false] } });
@@ -252,9 +257,178 @@ describe('GET audit', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     const lines = (await res.text()).trimEnd().split('\r\n');
     expect(lines[0]).toBe('id,at,actor_id,actor,action,entity,entity_id,changes,request_id');
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(4);
     expect(lines[1]).toContain(`,create,ticket,${ticket.id},`);
     expect(lines[1]).toContain('""title"":[null,""=SUM(A1), \\""quoted\\""""]');
     expect(lines[2]).toContain(',login,session,');
+    // Written only once every entry is: a file without it was cut off.
+    expect(lines[3]).toBe('# end of export: 2 entries');
+  });
+});
+
+describe('GET audit.csv at scale', () => {
+  const app = createApp({ log: () => {} });
+  const SELECT_ENTRIES = 'FROM audit_log a LEFT JOIN users u';
+
+  /**
+   * env.DB with every D1 call of a request counted (a batch counts each statement, as Cloudflare's
+   * per-invocation limit does) and, given `failAt`, the failAt-th read of entries failing.
+   */
+  const watchedDb = (failAt?: number) => {
+    const seen = { calls: 0, entryReads: 0 };
+    const watch = (statement: D1PreparedStatement, sql: string): D1PreparedStatement => {
+      for (const name of ['first', 'all', 'run', 'raw'] as const) {
+        const original = statement[name] as (...args: unknown[]) => Promise<unknown>;
+        Object.assign(statement, {
+          [name]: async (...args: unknown[]) => {
+            seen.calls += 1;
+            if (sql.includes(SELECT_ENTRIES)) {
+              seen.entryReads += 1;
+              if (seen.entryReads === failAt) throw new Error('D1_ERROR: injected failure mid-export');
+            }
+            return original.apply(statement, args);
+          },
+        });
+      }
+      const bind = statement.bind;
+      Object.assign(statement, { bind: (...values: unknown[]) => watch(bind.apply(statement, values), sql) });
+      return statement;
+    };
+    const db = new Proxy(env.DB, {
+      get(target, key) {
+        if (key === 'prepare') return (sql: string) => watch(target.prepare(sql), sql);
+        if (key === 'batch')
+          return (statements: D1PreparedStatement[]) => {
+            seen.calls += statements.length;
+            return target.batch(statements);
+          };
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    return { db, seen };
+  };
+
+  const exportWith = (db: D1Database, query: string) =>
+    app.fetch(new Request(`${ORIGIN}/api/v1/audit.csv?${query}`, { headers: { authorization: `Bearer ${admin.token}` } }), { ...env, DB: db }, createExecutionContext());
+
+  /** `count` entries, one a second from `start`, each with a title change of `padding` extra characters. */
+  const insertEntries = async (start: string, count: number, padding = 0) => {
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
+       INSERT INTO audit_log (at, actor_id, action, entity, entity_id, changes, request_id)
+       SELECT strftime('%Y-%m-%dT%H:%M:%fZ', ?2, '+' || i || ' seconds'), NULL, 'update', 'ticket', i,
+              json_object('title', json_array('old', 'new ' || i || substr(printf('%.*c', ?3, 'x'), 1, ?3))), 'bulk'
+       FROM n`,
+    )
+      .bind(count, start, padding)
+      .run();
+  };
+
+  /** The entity ids of a complete CSV export's entries, in the file's order. */
+  const entityIds = (csv: string) => {
+    const lines = csv.trimEnd().split('\r\n');
+    expect(lines.pop()).toBe(`# end of export: ${lines.length - 1} entries`);
+    return lines.slice(1).map((line) => Number(line.split(',')[6]));
+  };
+
+  const limits = { ...auditExportLimits };
+  afterEach(() => Object.assign(auditExportLimits, limits));
+
+  it('reads a chunk of thousands of entries at a time, so a million fit the D1 budget', () => {
+    expect(auditExportLimits.rows).toBeGreaterThanOrEqual(2_000);
+    // Every entry of the export fits within the reads, with the session check and the count besides.
+    expect(auditExportLimits.reads + 2).toBeLessThanOrEqual(900);
+    expect(auditExportLimits.rows * (auditExportLimits.reads - 1)).toBeGreaterThanOrEqual(1_000_000);
+  });
+
+  it('streams every entry of a long range once, newest first, within the budget of D1 calls', async () => {
+    const count = 300;
+    await insertEntries('2001-01-01T00:00:00.000Z', count);
+    // One entry per read, so the export needs all of the budget a real one has.
+    auditExportLimits.rows = 1;
+    auditExportLimits.reads = count;
+    const { db, seen } = watchedDb();
+    const res = await exportWith(db, 'from=2001-01-01&to=2001-01-31');
+    expect(res.status).toBe(200);
+    const ids = entityIds(await res.text());
+    expect(ids).toEqual(Array.from({ length: count }, (_, i) => count - i));
+    expect(seen.entryReads).toBeLessThanOrEqual(count);
+    // The session check and the count are the other calls.
+    expect(seen.calls).toBeLessThanOrEqual(count + 2);
+  });
+
+  it('goes on after the last entry sent when many entries share one moment', async () => {
+    await insertEntries('2001-05-01T00:00:00.000Z', 4);
+    // Seven more at the very moment of the last one, which only their ids tell apart.
+    await env.DB.prepare(
+      `INSERT INTO audit_log (at, action, entity, entity_id, changes) SELECT at, action, entity, entity_id + 10, changes FROM audit_log
+       WHERE at >= '2001-05-01' AND at < '2001-05-02' UNION ALL SELECT at, action, entity, entity_id + 20, changes FROM audit_log
+       WHERE at >= '2001-05-01' AND at < '2001-05-02' UNION ALL SELECT '2001-05-01T00:00:04.000Z', 'update', 'ticket', 30, '{}'`,
+    ).run();
+    auditExportLimits.rows = 2;
+    const { db } = watchedDb();
+    const ids = entityIds(await (await exportWith(db, 'from=2001-05-01&to=2001-05-01')).text());
+    expect(ids).toEqual([30, 24, 14, 4, 23, 13, 3, 22, 12, 2, 21, 11, 1]);
+  });
+
+  it('refuses, before any entry is sent, a range that would need more reads than the budget', async () => {
+    await insertEntries('2001-02-01T00:00:00.000Z', 30);
+    auditExportLimits.rows = 1;
+    auditExportLimits.reads = 29;
+    const { db, seen } = watchedDb();
+    const body = await expectError(await exportWith(db, 'from=2001-02-01&to=2001-02-28'), 400);
+    expect(body.message).toMatch(/30 entries.*From and To/);
+    expect(body.errors).toEqual({ from: [expect.any(String)], to: [expect.any(String)] });
+    expect(seen.entryReads).toBe(0);
+    auditExportLimits.reads = 30;
+    expect((await exportWith(db, 'from=2001-02-01&to=2001-02-28')).status).toBe(200);
+  });
+
+  it('caps the characters one read holds, and counts them against the budget too', async () => {
+    await insertEntries('2001-03-01T00:00:00.000Z', 40, 500);
+    auditExportLimits.chars = 2_000;
+    const { db, seen } = watchedDb();
+    const res = await exportWith(db, 'from=2001-03-01&to=2001-03-31');
+    expect(res.status).toBe(200);
+    expect(entityIds(await res.text())).toEqual(Array.from({ length: 40 }, (_, i) => 40 - i));
+    // About three entries of some 540 characters to a read.
+    expect(seen.entryReads).toBeGreaterThanOrEqual(10);
+    auditExportLimits.reads = 12;
+    expect((await exportWith(db, 'from=2001-03-01&to=2001-03-31')).status).toBe(400);
+  });
+
+  it('a read failing midway errors the body instead of ending it like a complete file', async () => {
+    await insertEntries('2001-04-01T00:00:00.000Z', 10);
+    auditExportLimits.rows = 3;
+    const { db } = watchedDb(2);
+    const res = await exportWith(db, 'from=2001-04-01&to=2001-04-30');
+    expect(res.status).toBe(200);
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    const failure = await (async () => {
+      try {
+        for (let next = await reader.read(); !next.done; next = await reader.read()) text += next.value;
+      } catch (error) {
+        return error;
+      }
+      return null;
+    })();
+    expect(String(failure)).toMatch(/injected failure/);
+    // What did arrive is the header and the first read, with no end line.
+    expect(text.trimEnd().split('\r\n').map((line) => line.split(',')[6])).toEqual(['entity_id', '10', '9', '8']);
+  });
+
+  it('reads each chunk as one range of an index, in its order', async () => {
+    for (const [filters, index] of [
+      [{}, 'audit_log_at'],
+      [{ actorId: 3 }, 'audit_log_actor'],
+      [{ entity: 'ticket', entityId: 7 }, 'audit_log_entity'],
+    ] as const) {
+      const { sql, params } = auditExportChunkSql(filters as AuditQuery, 1_000, { at: '2026-01-01T00:00:00.000Z', id: 500 }, 4_000, 3_000_000);
+      const plan = (await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>()).results.map((row) => row.detail).join('\n');
+      expect(plan, plan).toMatch(new RegExp(`INDEX ${index} \\(.*at<\\?`));
+      expect(plan, plan).not.toMatch(/SCAN a\b/);
+    }
   });
 });

@@ -26,6 +26,11 @@ export interface RequestOptions {
    * record has changed since, the provider refuses with 412 (see isConflict, docs/architecture.md#record-versions).
    */
   ifMatch?: number;
+  /**
+   * A file (an export, a backup): the 10 s timeout covers waiting for the answer to begin, not
+   * reading it, which for a large export streamed from the database takes longer.
+   */
+  download?: boolean;
 }
 
 const textOf = (value: unknown): string | null => (typeof value === 'string' && value ? value : null);
@@ -62,7 +67,7 @@ const parse = (raw: string): unknown => {
 };
 
 /** One exchange with the API: bearer token, 10 s timeout, no retries, errors mapped per docs/api.md#errors. */
-export const apiFetch = async (path: string, { method = 'GET', body, authenticated = true, signal, ifMatch }: RequestOptions, accept: string) => {
+export const apiFetch = async (path: string, { method = 'GET', body, authenticated = true, signal, ifMatch, download = false }: RequestOptions, accept: string) => {
   const headers: Record<string, string> = { accept };
   // A file (an import's CSV) goes as it is, under its own type; anything else as JSON.
   if (body !== undefined) headers['content-type'] = body instanceof Blob ? body.type || 'application/octet-stream' : 'application/json';
@@ -70,18 +75,23 @@ export const apiFetch = async (path: string, { method = 'GET', body, authenticat
   const token = authenticated ? authState.token : null;
   if (token) headers.authorization = `Bearer ${token}`;
 
+  const answered = new AbortController();
+  const timer = download ? setTimeout(() => answered.abort(new DOMException('signal timed out', 'TimeoutError')), REQUEST_TIMEOUT_MS) : undefined;
+  const timeout = download ? answered.signal : AbortSignal.timeout(REQUEST_TIMEOUT_MS);
   let response: Response;
   try {
     response = await fetch(`${API_BASE}/${path.replace(/^\//, '')}`, {
       method,
       headers,
       body: body === undefined ? undefined : body instanceof Blob ? body : JSON.stringify(body),
-      signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) : AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     });
   } catch (error) {
     if (signal?.aborted) throw error;
     const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
     throw new ApiError(0, timedOut ? 'The server did not answer in time' : 'Could not reach the server');
+  } finally {
+    clearTimeout(timer);
   }
 
   // Clearing the token makes the route guard send the user to /login, keeping the address. A 401

@@ -30,5 +30,13 @@ export const auditQuerySchema = listQuerySchema.pick(['page', 'pageSize']).shape
 });
 export type AuditQuery = InferType<typeof auditQuerySchema>;
 
+/**
+ * The last line of `GET audit.csv`, written only after every entry: a file without it was cut off
+ * on the way, and the client refuses to save one. A `#` line, which CSV readers told to skip
+ * comment lines skip, and which a spreadsheet shows as the file's last row.
+ */
+export const AUDIT_CSV_END = '# end of export';
+export const auditCsvEnd = (entries: number) => `${AUDIT_CSV_END}: ${entries} ${entries === 1 ? 'entry' : 'entries'}\r\n`;
+
 /** Whether the query asks for one record's history, which every signed-in user may read. */
 export const isRecordHistory = (query: Pick<AuditQuery, 'entity' | 'entityId'>) => query.entity !== undefined && query.entityId !== undefined;

@@ -3,6 +3,7 @@ import type { AuditAction, AuditEntity, AuditEntry } from '../../../shared/types
 import { nameAuditEntries } from './audit-names';
 import { listSql, readPage, type ListSpec } from './pagination';
 import { columnOf, conditionsSql, parameters, whereSql, type Condition, type MaybeCondition, type SqlStatement } from './sql';
+import { Invalid } from '../errors/domain';
 import { AUDIT_SELECT, toAuditEntry, type AuditRow } from './rows';
 
 /**
@@ -222,31 +223,86 @@ export const auditListSql = (query: AuditQuery) => listSql(auditList(query), que
 export const listAudit = async (db: D1Database, query: AuditQuery) =>
   (await readPage(db, auditList(query), query, (rows: AuditRow[]) => nameAuditEntries(db, rows.map(toAuditEntry)))).page;
 
-const EXPORT_CHUNK = 1000;
+/**
+ * What one CSV export may read. Cloudflare allows one Worker invocation 1,000 D1 calls and an
+ * export is one invocation, so the export is planned before its first byte is sent and a range
+ * that cannot fit is refused then, never cut off midway. Tests shrink these to reach the limits
+ * with a few entries.
+ */
+export const auditExportLimits = {
+  /** Entries per read: a million take 250 reads. */
+  rows: 4_000,
+  /**
+   * Characters of `changes` per read, so a run of long entries (a ticket's description is up to
+   * 10,000 characters, before and after) still holds only a few MB in memory at a time.
+   */
+  chars: 3_000_000,
+  /** Reads one export may make: with the session check and the count, under 900 D1 calls. */
+  reads: 890,
+};
+
+export const AUDIT_EXPORT_TOO_LARGE = 'Narrow From and To';
+
+/** One read's SQL: the next entries after `cursor`, as many as fit `rows` and `chars`. */
+const exportChunkSql = (query: AuditQuery, last: number, cursor: { at: string; id: number } | null, rows: number, chars: number) => {
+  const { where, params } = whereSql([
+    ...filters(query),
+    // Entries written while the export runs are not part of it, so its count stays exact.
+    (bind) => `a.id <= ${bind(last)}`,
+    // A row value, which SQLite reads as one range of the index rather than two branches.
+    cursor && ((bind) => `(a.at, a.id) < (${bind(cursor.at)}, ${bind(cursor.id)})`),
+  ]);
+  // Every entry up to `rows`, then only those whose characters, counted from the first, fit
+  // `chars`: always at least the first, so no entry is too long to export.
+  const sql = `SELECT * FROM (
+      SELECT e.*, row_number() OVER w AS n, sum(length(e.changes)) OVER w AS running
+      FROM (${AUDIT_SELECT} ${where} ORDER BY a.at DESC, a.id DESC LIMIT ${rows}) e
+      WINDOW w AS (ORDER BY e.at DESC, e.id DESC ROWS UNBOUNDED PRECEDING)
+    ) WHERE n = 1 OR running <= ${chars} ORDER BY at DESC, id DESC`;
+  return { sql, params };
+};
+
+/** The SQL of one read of an export, for test/worker/audit.test.ts to check its plan. */
+export const auditExportChunkSql = exportChunkSql;
 
 /**
- * Every matching entry, newest first, read a chunk at a time after the last one sent (not by
- * OFFSET, which rereads what it skips), so an export of a million entries streams in bounded
- * memory.
+ * Every matching entry, newest first, a chunk at a time after the last one sent (not by OFFSET,
+ * which rereads what it skips), so an export of a million entries streams in bounded memory.
+ *
+ * One count first says how many reads the export needs at most: every read but the last is either
+ * `rows` entries or cut short by `chars`, and a read cut short holds, with the entry that follows
+ * it, more than `chars` characters, so there are fewer of those than twice the characters over
+ * `chars`. A range needing more reads than the budget is refused (Invalid) before anything is sent.
+ * Should the reads then fail or disagree with the count, the chunks throw, and the caller must
+ * not end the file as if it were complete.
  */
-export async function* allAudit(db: D1Database, query: AuditQuery): AsyncGenerator<AuditEntry[]> {
-  let after: { at: string; id: number } | null = null;
-  for (;;) {
-    const cursor = after;
-    const { where, params } = whereSql([
-      ...filters(query),
-      cursor &&
-        ((bind) => {
-          const at = bind(cursor.at);
-          return `a.at < ${at} OR (a.at = ${at} AND a.id < ${bind(cursor.id)})`;
-        }),
-    ]);
-    const rows = (
-      await db.prepare(`${AUDIT_SELECT} ${where} ORDER BY a.at DESC, a.id DESC LIMIT ${EXPORT_CHUNK}`).bind(...params).all<AuditRow>()
-    ).results.map(toAuditEntry);
-    if (rows.length) yield rows;
-    const last = rows[rows.length - 1];
-    if (!last || rows.length < EXPORT_CHUNK) return;
-    after = { at: last.at, id: last.id };
+export const exportAudit = async (db: D1Database, query: AuditQuery) => {
+  const { rows, chars, reads } = auditExportLimits;
+  const { where, params } = whereSql(filters(query));
+  const found = await db
+    .prepare(`SELECT count(*) AS entries, coalesce(sum(length(a.changes)), 0) AS chars, coalesce(max(a.id), 0) AS last FROM audit_log a ${where}`)
+    .bind(...params)
+    .first<{ entries: number; chars: number; last: number }>();
+  const { entries, last } = found ?? { entries: 0, last: 0 };
+  const needed = Math.ceil(entries / rows) + Math.floor((2 * (found?.chars ?? 0)) / chars);
+  if (needed > reads) {
+    const message = `The export would hold ${entries.toLocaleString('en-US')} entries, more than one file can be read with; ${AUDIT_EXPORT_TOO_LARGE} to export it in parts`;
+    throw new Invalid(message, { from: [AUDIT_EXPORT_TOO_LARGE], to: [AUDIT_EXPORT_TOO_LARGE] });
   }
-}
+  async function* chunks(): AsyncGenerator<AuditEntry[]> {
+    let cursor: { at: string; id: number } | null = null;
+    let sent = 0;
+    for (let read = 1; sent < entries; read++) {
+      if (read > needed) throw new Error(`audit export: ${sent} of ${entries} entries after ${needed} reads`);
+      const { sql, params: values } = exportChunkSql(query, last, cursor, rows, chars);
+      const found = (await db.prepare(sql).bind(...values).all<AuditRow>()).results.map(toAuditEntry);
+      const end = found[found.length - 1];
+      if (!end) throw new Error(`audit export: ${sent} of ${entries} entries, then none`);
+      sent += found.length;
+      yield found;
+      cursor = { at: end.at, id: end.id };
+    }
+    if (sent !== entries) throw new Error(`audit export: ${sent} entries sent, ${entries} counted`);
+  }
+  return { entries, chunks: chunks() };
+};
