@@ -5,8 +5,8 @@ import { ApiError } from '../api';
 import { authState } from '../auth-store';
 import { callApi } from '../endpoints';
 import { emitLive, liveState, setLiveSender } from './bus';
+import { reconnectDelay } from './reconnect-delay';
 
-const MAX_DELAY_MS = 30_000;
 /** Answers that mean this API has no live channel (an upstream without one): stay quiet, as before. */
 const NO_CHANNEL = new Set([404, 405, 501]);
 /**
@@ -17,8 +17,9 @@ const NO_CHANNEL = new Set([404, 405, 501]);
 const NEW_TOKEN_WAIT_MS = 3000;
 
 /**
- * Keeps one socket open while signed in: a fresh ticket for each attempt, reconnecting with
- * growing, jittered delays, and a `resync` after any gap so open views re-read what they missed.
+ * Keeps one socket open while signed in: a fresh ticket for each attempt, reconnecting after a
+ * random 0–5 s and then growing, jittered delays (reconnect-delay.ts), and a `resync` after any
+ * gap so open views re-read what they missed.
  * Returns the stop function.
  */
 export const startLive = () => {
@@ -32,7 +33,7 @@ export const startLive = () => {
   const retry = () => {
     if (stopped) return;
     liveState.status = everOpen ? 'offline' : 'connecting';
-    const delay = Math.min(MAX_DELAY_MS, 1000 * 2 ** failures) * (0.5 + Math.random() / 2);
+    const delay = reconnectDelay(failures);
     failures += 1;
     timer = setTimeout(() => void open(), delay);
   };
