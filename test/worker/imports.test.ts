@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ImportBatch, ImportReport, ImportResult, InvoiceLine, LinePage, Page } from '../../src/shared/types';
 import { api, expectConflict, expectError, readJson, signedIn } from './support';
-import { companyIndex, importLines } from '../../src/worker/provider/db/imports';
+import { companyIndex, importLines, importReport } from '../../src/worker/provider/db/imports';
 import { checkRows } from '../../src/worker/provider/imports/check-rows';
 import { readCsv } from '../../src/worker/provider/imports/csv-reader';
 
@@ -139,6 +139,39 @@ describe('checking a file (dry run)', () => {
     expect(ok.preview).toHaveLength(20);
     const error = await expectError(await send(csvOf(rows)), 400);
     expect(error.message).toBe('The file has more than 10,000 rows; split it');
+  });
+});
+
+describe('checking a large file', () => {
+  it('checks 10,000 rows with 100-character CJK references, duplicates counted', async () => {
+    const period = freshPeriod();
+    // 100 characters of three UTF-8 bytes each: the references alone are some 3 MB.
+    const reference = (i: number) => `${'参照番号'.repeat(25).slice(0, 100 - String(i).length)}${i}`;
+    const rows = Array.from({ length: 10_000 }, (_, i) => `${period},${companyCode},Row ${i + 1},1,0.01,${reference(i)}`);
+    expect(reference(0)).toHaveLength(100);
+    const imported = await readJson<ImportResult>(await send(csvOf([rows[3], rows[9_998]] as string[]), { dryRun: false }));
+    expect(imported.status, imported.text).toBe(201);
+    const report = await check(csvOf(rows));
+    expect(report).toMatchObject({ rows: 10_000, valid: 10_000, duplicates: 2, errors: [] });
+    expect(report.preview[3]).toMatchObject({ reference: reference(3), duplicate: true });
+    expect(report.preview[4]).toMatchObject({ reference: reference(4), duplicate: false });
+    // No value bound on the way is over D1's 2,000,000 bytes, the import's nor the check's.
+    let largest = 0;
+    const recording = {
+      prepare: (sql: string) => ({
+        bind: (...values: unknown[]) => {
+          for (const value of values) if (typeof value === 'string') largest = Math.max(largest, new TextEncoder().encode(value).byteLength);
+          return env.DB.prepare(sql).bind(...values);
+        },
+      }),
+      batch: (statements: D1PreparedStatement[]) => env.DB.batch(statements),
+    } as unknown as D1Database;
+    const { header, rows: records } = readCsv(csvOf(rows.map((row) => row.replace(period, freshPeriod()))), 10_000);
+    const checked = checkRows(header, records, await companyIndex(env.DB));
+    expect((await importReport(recording, 'autofi', checked.rows, checked.errors)).valid).toBe(10_000);
+    expect((await importLines(recording, 'autofi', 'cjk.csv', checked.rows, { actorId: null, requestId: null })).created).toBe(10_000);
+    expect(largest).toBeGreaterThan(100_000);
+    expect(largest).toBeLessThanOrEqual(2_000_000);
   });
 });
 

@@ -16,8 +16,37 @@ import { NOW_SQL, fullName, whereSql } from './sql';
  * so two imports of one file at the same moment still create its lines once.
  */
 
-/** Rows per INSERT: one JSON text of a few hundred kilobytes at most. */
+/** Rows per statement, at most: one JSON parameter each. */
 export const IMPORT_CHUNK_ROWS = 500;
+/**
+ * Bytes of one JSON parameter, at most. D1 refuses a bound value over 2,000,000 bytes, and 10,000
+ * references of 100 CJK characters are 3 MB; rows of long text fill this before IMPORT_CHUNK_ROWS.
+ */
+export const IMPORT_CHUNK_BYTES = 1_000_000;
+
+/**
+ * `items` as JSON arrays of at most IMPORT_CHUNK_ROWS items and IMPORT_CHUNK_BYTES bytes each, to
+ * bind one per statement; an item is never split.
+ */
+export const jsonChunks = (items: unknown[]) => {
+  const encoder = new TextEncoder();
+  const chunks: string[] = [];
+  let texts: string[] = [];
+  let bytes = 2;
+  for (const item of items) {
+    const text = JSON.stringify(item);
+    const size = encoder.encode(text).byteLength + 1;
+    if (texts.length && (texts.length >= IMPORT_CHUNK_ROWS || bytes + size > IMPORT_CHUNK_BYTES)) {
+      chunks.push(`[${texts.join(',')}]`);
+      texts = [];
+      bytes = 2;
+    }
+    texts.push(text);
+    bytes += size;
+  }
+  if (texts.length) chunks.push(`[${texts.join(',')}]`);
+  return chunks;
+};
 
 /** Every company by lower-cased name and by lower-cased code. */
 export const companyIndex = async (db: D1Database): Promise<CompanyIndex> => {
@@ -32,18 +61,19 @@ export const companyIndex = async (db: D1Database): Promise<CompanyIndex> => {
 
 const keyOf = (period: string, reference: string) => `${period}\u0000${reference}`;
 
-/** The (period, reference) pairs of `rows` that the ledger already holds, for the dry run's count and preview. */
+/**
+ * The (period, reference) pairs of `rows` that the ledger already holds, for the dry run's count
+ * and preview: the pairs a chunk to a statement, all in one batch.
+ */
 const existingReferences = async (db: D1Database, source: InvoiceSource, rows: CheckedRow[]) => {
   const pairs = rows.filter((r) => r.reference).map((r) => [r.period, r.reference]);
   if (!pairs.length) return new Set<string>();
-  const { results } = await db
-    .prepare(
-      `SELECT l.period, l.reference FROM json_each(?2) j JOIN invoice_lines l
-         ON l.source = ?1 AND l.period = j.value ->> '$[0]' AND l.reference = j.value ->> '$[1]' AND l.reference <> ''`,
-    )
-    .bind(source, JSON.stringify(pairs))
-    .all<{ period: string; reference: string }>();
-  return new Set(results.map((r) => keyOf(r.period, r.reference)));
+  const select = db.prepare(
+    `SELECT l.period, l.reference FROM json_each(?2) j JOIN invoice_lines l
+       ON l.source = ?1 AND l.period = j.value ->> '$[0]' AND l.reference = j.value ->> '$[1]' AND l.reference <> ''`,
+  );
+  const found = await db.batch<{ period: string; reference: string }>(jsonChunks(pairs).map((chunk) => select.bind(source, chunk)));
+  return new Set(found.flatMap(({ results }) => results.map((r) => keyOf(r.period, r.reference))));
 };
 
 const amountOf = (row: CheckedRow) => (row.quantity !== null && row.unitPriceCents !== null ? row.quantity * row.unitPriceCents : null);
@@ -81,9 +111,8 @@ const THIS_BATCH = '(SELECT max(id) FROM import_batches)';
 
 /** Writes checked, valid rows as draft lines of a new import batch; all or nothing. */
 export const importLines = async (db: D1Database, source: InvoiceSource, fileName: string, rows: CheckedRow[], { actorId, requestId }: AuditContext): Promise<ImportResult> => {
-  const chunks: CheckedRow[][] = [];
-  for (let i = 0; i < rows.length; i += IMPORT_CHUNK_ROWS) chunks.push(rows.slice(i, i + IMPORT_CHUNK_ROWS));
-  const inserts = chunks.map((chunk) =>
+  const lines = rows.map((r) => ({ c: r.companyId, p: r.period, d: r.description, q: r.quantity, u: r.unitPriceCents, r: r.reference }));
+  const inserts = jsonChunks(lines).map((chunk) =>
     db
       .prepare(
         `INSERT INTO invoice_lines (source, company_id, period, description, quantity, unit_price_cents, amount_cents, reference, status, import_batch_id)
@@ -94,7 +123,7 @@ export const importLines = async (db: D1Database, source: InvoiceSource, fileNam
            SELECT 1 FROM invoice_lines l WHERE l.source = ?1 AND l.period = j.value ->> '$.p' AND l.reference = j.value ->> '$.r' AND l.reference <> '')
          ORDER BY j.key`,
       )
-      .bind(source, JSON.stringify(chunk.map((r) => ({ c: r.companyId, p: r.period, d: r.description, q: r.quantity, u: r.unitPriceCents, r: r.reference })))),
+      .bind(source, chunk),
   );
   const results = await db.batch<{ id: number; created: number; duplicates: number }>([
     db.prepare('INSERT INTO import_batches (source, file_name, rows, user_id) VALUES (?1, ?2, ?3, ?4)').bind(source, fileName, rows.length, actorId),
