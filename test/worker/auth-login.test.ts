@@ -61,6 +61,17 @@ describe('refused credentials', () => {
     await expectError(await attemptLogin(user, { ip: freshIp(), audience: `${env.APP_AUDIENCE}-other` }), 401);
   });
 
+  it('answers 401, not 500, for a stored hash of more PBKDF2 rounds than deployed Workers compute', async () => {
+    const user = await createUser();
+    // The right password, hashed at 100,001 rounds: local workerd computes it, Cloudflare throws.
+    const salt = crypto.getRandomValues(new Uint8Array(16));
+    const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(user.password), 'PBKDF2', false, ['deriveBits']);
+    const bits = new Uint8Array(await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt, iterations: 100_001 }, key, 256));
+    const base64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+    await env.DB.prepare('UPDATE users SET password_hash = ?1 WHERE id = ?2').bind(`pbkdf2-sha256$100001$${base64(salt)}$${base64(bits)}`, user.id).run();
+    await expectError(await attemptLogin(user, { ip: freshIp() }), 401);
+  });
+
   it('answers 401 to a deactivated user with the right password', async () => {
     const user = await createUser({ isActive: false });
     await expectError(await attemptLogin(user, { ip: freshIp() }), 401);

@@ -170,6 +170,9 @@ describe('reversing a payment', () => {
     const other = await issuedStatement(300);
     const { payments } = await json<StatementDetail>(await pay(other.id, { amountCents: 100 }));
     expect((await reverse(statement.id, payments[0]!.id)).status).toBe(404);
+    // Refused, so no history says it was deleted: not the payment's statement, not the one named.
+    expect((await historyOf(other.id)).filter((entry) => entry.action === 'delete')).toEqual([]);
+    expect((await historyOf(statement.id)).filter((entry) => entry.action === 'delete')).toHaveLength(1);
     expect((await reverse(statement.id, 0)).status).toBe(400);
     await expectMoneyInvariants();
   });

@@ -112,6 +112,25 @@ describe('tickets', () => {
     expect(await env.DB.prepare('SELECT count(*) AS n FROM tickets').first('n')).toBe(before);
   });
 
+  it('changes nothing, version and updatedAt included, for a PATCH of the values it holds', async () => {
+    const ticket = await create({ title: 'Same again', priority: 'high', companyId, description: 'As it was' });
+    const entries = async () => (await env.DB.prepare("SELECT count(*) AS n FROM audit_log WHERE entity = 'ticket' AND entity_id = ?1").bind(ticket.id).first<number>('n')) ?? 0;
+    const before = await entries();
+    const same = { title: 'Same again', priority: 'high', companyId, description: 'As it was', status: 'open' };
+    const variants: Record<string, string>[] = [{}, { 'if-match': `"${ticket.version}"` }];
+    for (const headers of variants) {
+      const res = await api(`tickets/${ticket.id}`, { method: 'PATCH', token, headers, json: same });
+      expect(res.status).toBe(200);
+      expect(await json<Ticket>(res)).toMatchObject({ version: ticket.version, updatedAt: ticket.updatedAt });
+    }
+    expect((await api(`tickets/${ticket.id}`, { method: 'PATCH', token, json: {} })).status).toBe(200);
+    expect(await entries()).toBe(before);
+    // So a save made from the version read before still lands.
+    const edited = await api(`tickets/${ticket.id}`, { method: 'PATCH', token, headers: { 'if-match': `"${ticket.version}"` }, json: { title: 'Changed' } });
+    expect(edited.status).toBe(200);
+    expect(await json<Ticket>(edited)).toMatchObject({ title: 'Changed', version: ticket.version + 1 });
+  });
+
   it('answers 404 for unknown tickets everywhere', async () => {
     for (const [path, init] of [
       ['tickets/999999', {}],

@@ -108,7 +108,8 @@ export const reversePayment = async (db: D1Database, id: number, paymentId: numb
     `${columnOf(row, 'status')} = 'paid' AND EXISTS (SELECT 1 FROM statement_payments p WHERE p.id = ${bind(paymentId)} AND p.statement_id = ${columnOf(row, 'id')})`;
   const results = await db.batch([
     ...statusMove(db, id, 'issued', [paidWithIt], audit),
-    auditDeleted(db, audit, { ...PAYMENT_AUDIT, id: paymentId }),
+    // The entry only for a payment of this statement, as the DELETE's own condition says.
+    auditDeleted(db, audit, { ...PAYMENT_AUDIT, id: paymentId, where: [(bind, row) => `${columnOf(row, 'statement_id')} = ${bind(id)}`] }),
     db.prepare('DELETE FROM statement_payments WHERE id = ?1 AND statement_id = ?2 RETURNING id').bind(paymentId, id),
   ]);
   return Boolean(results[3]?.results.length);

@@ -9,7 +9,7 @@ import { ticketHitsSql } from './ticket-hits';
 import { notifyAssigned, notifyMentioned, notifyStatus, watchTicket } from './ticket-notices';
 import { mentionedIds } from '../../../shared/mentions';
 import { NOW_SQL, assignments, insertSql, valuesOf, whereSql, type Condition } from './sql';
-import { unlessStale, updateRecord, versionMatches } from './versions';
+import { changesAny, unlessStale, updateRecord, versionMatches } from './versions';
 
 const COLUMNS: Record<string, string> = {
   title: 'title',
@@ -124,14 +124,15 @@ export const updateTicket = async (db: D1Database, id: number, changes: TicketCh
     ...(changes.status ? [notifyStatus(db, audit, id, changes.status, where)] : []),
     ...(mentioned.length ? [notifyMentioned(db, audit, id, mentioned, where)] : []),
   ];
+  const set = assignments(changes, COLUMNS);
   const results = await db.batch([
     ...before,
-    updateRecord(db, { table: 'tickets', id, set: assignments(changes, COLUMNS), computed: resolved ? [resolved] : [], where }),
+    updateRecord(db, { table: 'tickets', id, set, computed: resolved ? [resolved] : [], where: [...where, changesAny(set)] }),
     watchTicket(db, audit, id, [changes.assigneeId, ...mentioned], true),
   ]);
   const result = results[before.length];
   if ((result?.meta.changes ?? 0) > 0) return findTicket(db, id);
-  // Nothing changed: the ticket has moved on from `version`, or there is no such ticket.
-  unlessStale(await findTicket(db, id), version);
-  return null;
+  // Nothing changed: the ticket has moved on from `version`, there is no such ticket, or it
+  // already held every value sent (then it is answered as it stands).
+  return unlessStale(await findTicket(db, id), version);
 };

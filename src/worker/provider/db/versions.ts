@@ -16,6 +16,16 @@ export const versionMatches =
   (bind, row) =>
     `${columnOf(row, 'version')} = coalesce(${bind(expected ?? null)}, ${columnOf(row, 'version')})`;
 
+/**
+ * The condition that at least one of `set` would change: a PATCH of the values a record already
+ * holds changes nothing, neither its version nor `updated_at`, so resending a form cannot make
+ * everyone else's next save stale.
+ */
+export const changesAny =
+  (set: Assignment[]): Condition =>
+  (bind, row) =>
+    set.map(({ column, value }) => `${columnOf(row, column)} IS NOT ${bind(value)}`).join(' OR ') || '0';
+
 /** An UPDATE of one editable record: what it sets and when it may. */
 export interface RecordUpdate {
   table: string;
