@@ -18,6 +18,7 @@ import type {
   AuditEntry,
   BackupList,
   BackupResult,
+  BackupStarted,
   ChangePasswordResponse,
   Company,
   DashboardSummary,
@@ -67,7 +68,7 @@ export interface ApiContract {
   'PATCH /users/change-password': { body: ChangePasswordPayload; response: ChangePasswordResponse };
   'GET /users/:id': { response: User };
 
-  'POST /settings/backup-db': { response: BackupResult };
+  'POST /settings/backup-db': { response: BackupResult | BackupStarted };
   'GET /settings/backups': { response: BackupList };
 
   'GET /companies': { query: ListQuery; response: Page<Company> };

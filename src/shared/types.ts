@@ -68,10 +68,37 @@ export interface BackupListItem {
   madeBy: BackupMadeBy | null;
 }
 
+/** `POST settings/backup-db` when the backup did not finish in its first step: the every-minute trigger carries it on. */
+export interface BackupStarted {
+  runId: string;
+}
+
+/** The backup under way (one at a time): how far it has got. `rowsTotal` is null until its copies are counted. */
+export interface BackupRun {
+  runId: string;
+  /** The file it will be, as it will appear in `items` once complete. */
+  key: string;
+  startedAt: string;
+  rowsDone: number;
+  rowsTotal: number | null;
+}
+
+/** The database's size against D1's ceiling (docs/operations.md#the-10-gb-ceiling). */
+export interface DatabaseSize {
+  /** As D1 reports it with every answer (`meta.size_after`). */
+  bytes: number;
+  /** D1's ceiling: 10 GB. */
+  limitBytes: number;
+  /** About what a backup's copies add while it runs. */
+  backupBytes: number;
+}
+
 export interface BackupList {
   items: BackupListItem[];
   /** When the newest backup the schedule made was taken; null when it has made none. */
   lastScheduledAt: string | null;
+  running: BackupRun | null;
+  database: DatabaseSize;
 }
 
 export interface ErrorBody {

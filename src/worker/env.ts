@@ -25,4 +25,8 @@ export interface Env {
   /** Retention of the scheduled backups (docs/operations.md#backups): whole numbers as text. */
   BACKUP_KEEP_DAILY: string;
   BACKUP_KEEP_MONTHLY: string;
+  /** Rows a backup reads per page, 5,000 when unset; tests set a handful to make steps. */
+  BACKUP_PAGE_ROWS?: string;
+  /** The ceiling a backup's copies must fit under, in bytes; D1's 10 GB when unset. */
+  D1_MAX_BYTES?: string;
 }

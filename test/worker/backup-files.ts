@@ -3,6 +3,8 @@ import { expect } from 'vitest';
 import type { BackupHeader, Manifest, Row } from '../../src/worker/provider/db/backup/format';
 import { gunzipStream } from '../../src/worker/provider/db/backup/gzip';
 import type { RestoreSource } from '../../src/worker/provider/db/backup/restore';
+import { startBackup, stepBackup, type BackupOptions, type StepBudget } from '../../src/worker/provider/db/backup/write';
+import type { BackupResult } from '../../src/shared/types';
 
 /** A backup file taken apart line by line, read here independently of the restore code. */
 export interface BackupFile {
@@ -68,3 +70,13 @@ export const bytesSource = (bytes: Uint8Array): RestoreSource => ({ open: async 
 export const r2Source = (key: string): RestoreSource => ({
   open: async () => ((await env.BACKUPS.get(key)) as R2ObjectBody).body,
 });
+
+/** A whole backup here and now, step after step, as the every-minute trigger would take them one a minute. */
+export const backupAtOnce = async (options: BackupOptions, budget?: StepBudget): Promise<BackupResult> => {
+  const { runId, queries } = await startBackup(env.DB, env.BACKUPS, options);
+  for (let spent = queries; ; spent = 0) {
+    const outcome = await stepBackup(env.DB, env.BACKUPS, runId, budget, spent);
+    if (!outcome) throw new Error('The backup was taken over by another step');
+    if (outcome.done) return outcome.backup;
+  }
+};

@@ -1,12 +1,14 @@
 import { applyD1Migrations, env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startBackup, stepBackup, writeBackup, type StepBudget, type StepOutcome } from '../../src/worker/provider/db/backup/write';
+import { BackupRunning } from '../../src/worker/provider/db/backup/capacity';
+import { abandonStuckRuns, startBackup, stepBackup, type StepBudget, type StepOutcome } from '../../src/worker/provider/db/backup/write';
 import { workerdSha256 } from '../../src/worker/provider/db/backup/format';
 import { tailKey } from '../../src/worker/provider/db/backup/parts';
 import { restoreBackup } from '../../src/worker/provider/db/backup/restore';
 import { d1Target } from '../../src/worker/provider/db/backup/restore-target';
+import { COPIED_TABLES } from '../../src/worker/provider/db/backup/run';
 import { DATA_TABLES } from '../../src/worker/provider/db/tables';
-import { r2Source, readBackup, rowsIn, sha256Hex, type BackupFile } from './backup-files';
+import { backupAtOnce, r2Source, readBackup, rowsIn, sha256Hex, type BackupFile } from './backup-files';
 import { api, signedIn, type TestUser } from './support';
 
 type Row = Record<string, unknown>;
@@ -150,16 +152,38 @@ describe('a backup in steps, one invocation each', () => {
     expect((await env.BACKUPS.list({ prefix: 'backups/' })).objects).toHaveLength(before);
   });
 
-  it('lets two backups run at once, each from its own copies', async () => {
-    const [a, b] = await Promise.all([
-      writeBackup(env.DB, env.BACKUPS, { madeBy: { type: 'schedule' }, pageRows: 50 }),
-      writeBackup(env.DB, env.BACKUPS, { madeBy: { type: 'schedule' }, pageRows: 50 }),
-    ]);
-    // Each backup's own audit entry is written after its file, so the other may or may not hold it.
-    const { audit_log: _a, ...aRows } = a.rows;
-    const { audit_log: _b, ...bRows } = b.rows;
-    expect(aRows).toEqual(bRows);
+  it('starts one backup of several started at the same moment: the run’s own INSERT refuses the others', async () => {
+    const starts = await Promise.allSettled([1, 2, 3, 4].map(() => startBackup(env.DB, env.BACKUPS, { madeBy: { type: 'schedule' }, pageRows: 50 })));
+    const started = starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
+    expect(started).toHaveLength(1);
+    for (const start of starts) if (start.status === 'rejected') expect(start.reason).toBeInstanceOf(BackupRunning);
+    // One set of copies, not four.
+    expect(await copies()).toBe(COPIED_TABLES.length);
+    // The same while the one goes on, and a start is taken again once it is done.
+    await expect(startBackup(env.DB, env.BACKUPS, { madeBy: { type: 'schedule' } })).rejects.toThrow(/already running/);
+    while (!(await stepBackup(env.DB, env.BACKUPS, started[0]?.runId as string))?.done);
     expect(await copies()).toBe(0);
+    expect((await backupAtOnce({ madeBy: { type: 'schedule' } })).rows.users).toBeGreaterThan(0);
+  });
+
+  it('is held to one running run by the database itself, whatever the code before the INSERT reads', async () => {
+    const { runId } = await startBackup(env.DB, env.BACKUPS, { madeBy: { type: 'schedule' } });
+    // A second run's row, written straight, as a start that read "none running" a moment earlier would.
+    await expect(env.DB.prepare("INSERT INTO backup_runs (id, key) VALUES ('second', 'backups/x.ndjson.gz')").run()).rejects.toThrow(/UNIQUE constraint failed: backup_runs\.status/);
+    while (!(await stepBackup(env.DB, env.BACKUPS, runId))?.done);
+  });
+
+  it('clears a run ended without its copies and upload cleared, as migration 0015 ends all runs but one', async () => {
+    const { runId } = await startBackup(env.DB, env.BACKUPS, { madeBy: { type: 'schedule' }, pageRows: 50 });
+    await stepBackup(env.DB, env.BACKUPS, runId, { queries: DATA_TABLES.length + 12, ms: 60_000 });
+    await env.DB.prepare("UPDATE backup_runs SET status = 'failed', error = 'ended by migration 0015: only one backup runs at a time' WHERE id = ?1").bind(runId).run();
+    expect(await copies()).toBe(COPIED_TABLES.length);
+    expect(await abandonStuckRuns(env.DB, env.BACKUPS)).toEqual([runId]);
+    expect(await copies()).toBe(0);
+    expect(await env.BACKUPS.head(tailKey(runId))).toBeNull();
+    expect(await runOf(runId)).toMatchObject({ status: 'failed', error: 'ended by migration 0015: only one backup runs at a time' });
+    // Cleared once: a failed run with its state emptied is left alone.
+    expect(await abandonStuckRuns(env.DB, env.BACKUPS)).toEqual([]);
   });
 
   it('leaves no write lock on any data table: writes never wait for a backup to finish', async () => {

@@ -1,9 +1,8 @@
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BackupList, BackupResult } from '../../src/shared/types';
-import { writeBackup } from '../../src/worker/provider/db/backup/write';
 import { DATA_TABLES, DERIVED_TABLE_PREFIXES, SYSTEM_TABLES } from '../../src/worker/provider/db/tables';
-import { manifestOf, parseBackup, readBackup, rowsIn, sha256Hex, storedBytes } from './backup-files';
+import { backupAtOnce, manifestOf, parseBackup, readBackup, rowsIn, sha256Hex, storedBytes } from './backup-files';
 import { api, attemptLogin, expectError, readJson, signedIn, sleep, type TestUser } from './support';
 
 const KEY = /^backups\/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z\.ndjson\.gz$/;
@@ -124,7 +123,7 @@ describe('POST settings/backup-db', () => {
           ),
         );
       }
-      const result = await writeBackup(env.DB, env.BACKUPS, { madeBy: { type: 'schedule' }, pageRows: 40 });
+      const result = await backupAtOnce({ madeBy: { type: 'schedule' }, pageRows: 40 });
       const bytes = await storedBytes(result.key);
       expect(bytes.byteLength).toBe(result.bytes);
       expect(result.bytes).toBeGreaterThan(5 * 1024 * 1024);

@@ -21,4 +21,8 @@ export interface ProviderBindings {
   /** Retention of the scheduled backups (docs/operations.md#backups): whole numbers as text. */
   BACKUP_KEEP_DAILY?: string;
   BACKUP_KEEP_MONTHLY?: string;
+  /** Rows a backup reads per page; tests set a handful (db/backup/vars.ts). */
+  BACKUP_PAGE_ROWS?: string;
+  /** The ceiling a backup must fit under, in bytes; D1's 10 GB when unset (db/backup/capacity.ts). */
+  D1_MAX_BYTES?: string;
 }

@@ -1,12 +1,14 @@
 import { STEP_BUDGET, abandonStuckRuns, startBackup, stepBackup, type StepOutcome } from './db/backup/write';
 import { pruneBackups, retentionPolicy } from './db/backup/retention';
+import { BackupRunning } from './db/backup/capacity';
 import { nextRunToContinue } from './db/backup/run';
+import { backupSettings } from './db/backup/vars';
 import type { ProviderBindings } from './env';
 
 /** The daily backup's Cron Trigger in wrangler.toml; the other trigger carries backups on. */
 export const DAILY_BACKUP_CRON = '0 3 * * *';
 
-type BackupBindings = Pick<ProviderBindings, 'DB' | 'BACKUPS' | 'BACKUP_KEEP_DAILY' | 'BACKUP_KEEP_MONTHLY'>;
+type BackupBindings = Pick<ProviderBindings, 'DB' | 'BACKUPS' | 'BACKUP_KEEP_DAILY' | 'BACKUP_KEEP_MONTHLY' | 'BACKUP_PAGE_ROWS' | 'D1_MAX_BYTES'>;
 
 /** Retention runs after a scheduled backup is complete, and never before. */
 const finish = async (env: BackupBindings, outcome: StepOutcome | null) => {
@@ -19,10 +21,19 @@ const finish = async (env: BackupBindings, outcome: StepOutcome | null) => {
  * The daily backup of the embedded provider's database: starts it and takes its first step. A
  * database too large for one invocation's budget is carried on by the minute trigger, one step
  * per invocation (docs/decisions.md#the-backup-in-steps). A failed step throws, which marks the
- * run failed in the Workers dashboard, and deletes nothing.
+ * run failed in the Workers dashboard, and deletes nothing; so does a database too full for the
+ * backup's copies. While a backup made by hand is still running, that one stands for the day's.
  */
 export const runScheduledBackup = async (env: BackupBindings) => {
-  const { runId, queries } = await startBackup(env.DB, env.BACKUPS, { madeBy: { type: 'schedule' } });
+  let started;
+  try {
+    started = await startBackup(env.DB, env.BACKUPS, { madeBy: { type: 'schedule' }, ...backupSettings(env) });
+  } catch (error) {
+    if (!(error instanceof BackupRunning)) throw error;
+    console.warn(`scheduled backup skipped: ${error.message}`);
+    return { runId: null, backup: null, deleted: [] as string[] };
+  }
+  const { runId, queries } = started;
   return { runId, ...(await finish(env, await stepBackup(env.DB, env.BACKUPS, runId, STEP_BUDGET, queries))) };
 };
 

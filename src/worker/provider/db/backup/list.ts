@@ -1,5 +1,7 @@
 import type { BackupList, BackupMadeBy } from '../../../../shared/types';
+import { databaseSize } from './capacity';
 import { BACKUP_PREFIX, createdAtOfKey, parseMakerTag, type BackupMaker } from './format';
+import { progressOf, runningRun } from './run';
 import { fullName } from '../sql';
 
 export interface StoredBackup {
@@ -39,14 +41,19 @@ const userNames = async (db: D1Database, ids: number[]) => {
   return new Map(results.map(({ id, name }) => [id, name]));
 };
 
-/** GET settings/backups: the backups newest first, each with the name of the person who made it. */
-export const listBackups = async (db: D1Database, bucket: R2Bucket): Promise<BackupList> => {
-  const backups = await storedBackups(bucket);
+/**
+ * GET settings/backups: the backups newest first, each with the name of the person who made it;
+ * the one under way and how far it has got; and the database's size against `limitBytes`.
+ */
+export const listBackups = async (db: D1Database, bucket: R2Bucket, limitBytes: number): Promise<BackupList> => {
+  const [backups, { run, sizeBytes }] = await Promise.all([storedBackups(bucket), runningRun(db)]);
   const names = await userNames(db, [...new Set(backups.flatMap(({ maker }) => (maker?.type === 'user' ? [maker.id] : [])))]);
   const madeBy = (maker: BackupMaker | null): BackupMadeBy | null =>
     maker?.type === 'user' ? { type: 'user', id: maker.id, name: names.get(maker.id) ?? `User ${maker.id}` } : maker;
   return {
     items: backups.map(({ key, createdAt, bytes, rows, maker }) => ({ key, createdAt, bytes, rows, madeBy: madeBy(maker) })),
     lastScheduledAt: backups.find(({ maker }) => maker?.type === 'schedule')?.createdAt ?? null,
+    running: run ? { runId: run.id, key: run.key, startedAt: run.startedAt, ...progressOf(run.state) } : null,
+    database: databaseSize(sizeBytes, limitBytes),
   };
 };

@@ -92,11 +92,47 @@ export const nextRunToContinue = (db: D1Database) =>
     .bind(MAX_ATTEMPTS)
     .first<string>('id');
 
-/** Runs whose last steps all died before saving their place, with where they had got to. */
+/**
+ * Runs whose last steps all died before saving their place, with where they had got to; and runs
+ * ended without their upload and copies cleared (endRun empties the state, so a failed run that
+ * still has one was ended elsewhere: by migration 0015, which let only one run go on).
+ */
 export const stuckRuns = async (db: D1Database) =>
   (
     await db
-      .prepare("SELECT id, state FROM backup_runs WHERE status = 'running' AND lease_until <= unixepoch() AND attempts >= ?1")
+      .prepare(
+        "SELECT id, state, error FROM backup_runs WHERE (status = 'running' AND lease_until <= unixepoch() AND attempts >= ?1) OR (status = 'failed' AND state <> '{}')",
+      )
       .bind(MAX_ATTEMPTS)
-      .all<{ id: string; state: string }>()
-  ).results.map(({ id, state }) => ({ id, state: JSON.parse(state) as Partial<RunState> }));
+      .all<{ id: string; state: string; error: string | null }>()
+  ).results.map(({ id, state, error }) => ({ id, state: JSON.parse(state) as Partial<RunState>, error }));
+
+export interface RunningRun {
+  id: string;
+  key: string;
+  startedAt: string;
+  state: Partial<RunState>;
+}
+
+/**
+ * The backup under way, if any (migration 0015 allows one), and the database's size as D1 reports
+ * it with every answer (`meta.size_after`, in bytes): one query for both.
+ */
+export const runningRun = async (db: D1Database) => {
+  const { results, meta } = await db
+    .prepare("SELECT id, key, started_at, state FROM backup_runs WHERE status = 'running' LIMIT 1")
+    .all<{ id: string; key: string; started_at: string; state: string }>();
+  const row = results[0];
+  const run: RunningRun | null = row ? { id: row.id, key: row.key, startedAt: row.started_at, state: JSON.parse(row.state) as Partial<RunState> } : null;
+  return { run, sizeBytes: meta.size_after };
+};
+
+/** Rows written so far and rows in all, of a run's state; the total is unknown until the copies are counted. */
+export const progressOf = (state: Partial<RunState>) => {
+  const done = Object.values(state.manifest ?? {}).reduce((sum, table) => sum + table.rows, 0) + (state.rows ?? 0);
+  const total = state.counts ? DATA_TABLES.reduce((sum, table) => sum + Number(state.counts?.[table] ?? 0), 0) : null;
+  return { rowsDone: done, rowsTotal: total };
+};
+
+/** D1's answer when a run's INSERT meets the one already running (migration 0015's index). */
+export const isSecondRun = (error: unknown) => error instanceof Error && /UNIQUE constraint failed: backup_runs\.status/.test(error.message);

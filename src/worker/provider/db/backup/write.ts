@@ -4,7 +4,8 @@ import { NO_ACTOR, auditEvent, type AuditContext } from '../audit';
 import { BACKUP_FORMAT, backupKey, makerTag, type BackupHeader, type BackupMaker, type Row } from './format';
 import { gzipMember } from './gzip';
 import { partUploader, tailKey } from './parts';
-import { MAX_ATTEMPTS, claimRun, copyTable, dropCopies, endRun, newRunId, saveRun, startStatements, stuckRuns, type RunState } from './run';
+import { BackupRunning, D1_MAX_BYTES, checkRoom, databaseSize } from './capacity';
+import { MAX_ATTEMPTS, claimRun, copyTable, dropCopies, endRun, isSecondRun, newRunId, runningRun, saveRun, startStatements, stuckRuns, type RunState } from './run';
 import { ResumableSha256, emptySha256State } from './sha256';
 import { BACKUP_MODE, DATA_TABLES, SCHEMA_VERSION_SQL, type DataTable } from '../tables';
 
@@ -33,6 +34,8 @@ export interface BackupOptions {
   audit?: AuditContext;
   pageRows?: number;
   partBytes?: number;
+  /** The ceiling the backup's copies must fit under beside the data (capacity.ts). */
+  limitBytes?: number;
 }
 
 export type StepOutcome = { done: true; backup: BackupResult; madeBy: BackupMaker; queries: number } | { done: false; queries: number };
@@ -41,13 +44,28 @@ export type StepOutcome = { done: true; backup: BackupResult; madeBy: BackupMake
  * Starts a backup: in one transaction it copies every table but the audit log and notes the
  * newest audit entry, so the backup is the database as it stood at that moment, whatever is
  * written while the copies are read. Writes wait only while the copies are made.
+ *
+ * One runs at a time, and only when its copies fit: a run already under way or too little room
+ * is refused (409, capacity.ts). The first is settled by the run's own INSERT, which migration
+ * 0015's index refuses while another run is going, so two starts at the same moment cannot both
+ * pass; the read before it only gives the friendlier answer, with the size, without copying.
  */
-export const startBackup = async (db: D1Database, bucket: R2Bucket, { madeBy, audit = NO_ACTOR, pageRows = BACKUP_PAGE_ROWS, partBytes = BACKUP_PART_BYTES }: BackupOptions) => {
+export const startBackup = async (
+  db: D1Database,
+  bucket: R2Bucket,
+  { madeBy, audit = NO_ACTOR, pageRows = BACKUP_PAGE_ROWS, partBytes = BACKUP_PART_BYTES, limitBytes = D1_MAX_BYTES }: BackupOptions,
+) => {
+  const { run, sizeBytes } = await runningRun(db);
+  if (run) throw new BackupRunning(run.startedAt);
+  checkRoom(databaseSize(sizeBytes, limitBytes));
   const runId = newRunId();
   const createdAt = new Date().toISOString();
   const key = backupKey(createdAt);
   const started = Date.now();
-  const results = await db.batch<Row>([pruneExpiredWindows(db), db.prepare(SCHEMA_VERSION_SQL), ...startStatements(db, runId, key)]);
+  const results = await db.batch<Row>([pruneExpiredWindows(db), db.prepare(SCHEMA_VERSION_SQL), ...startStatements(db, runId, key)]).catch(async (error: unknown) => {
+    if (isSecondRun(error)) throw new BackupRunning((await runningRun(db)).run?.startedAt ?? null);
+    throw error;
+  });
   const copyMs = Date.now() - started;
   const version = results[1]?.results[0];
   const counts = results[results.length - 1]?.results[0] as Record<DataTable | 'audit_cap', number>;
@@ -77,8 +95,10 @@ export const startBackup = async (db: D1Database, bucket: R2Bucket, { madeBy, au
       hash: emptySha256State(),
       manifest: {},
     };
-    await saveRun(db, runId, state, results.length + 1, copyMs).run();
-    return { runId, queries: results.length + 1, copyMs };
+    // The read before, the batch's statements, and the save.
+    const queries = results.length + 2;
+    await saveRun(db, runId, state, queries, copyMs).run();
+    return { runId, queries, copyMs };
   } catch (error) {
     await db.batch([...dropCopies(db, runId), endRun(db, runId, 'failed', 0, (error as Error).message)]).catch(() => undefined);
     throw error;
@@ -188,25 +208,12 @@ export const stepBackup = async (db: D1Database, bucket: R2Bucket, runId: string
  */
 export const abandonStuckRuns = async (db: D1Database, bucket: R2Bucket) => {
   const stuck = await stuckRuns(db);
-  for (const { id, state } of stuck) {
+  for (const { id, state, error } of stuck) {
     if (state.key && state.uploadId) await bucket.resumeMultipartUpload(state.key, state.uploadId).abort().catch(() => undefined);
     await bucket.delete(tailKey(id));
-    await db.batch([...dropCopies(db, id), endRun(db, id, 'failed', 0, `gave up after ${MAX_ATTEMPTS} steps in a row ended without saving their place`)]);
+    await db.batch([...dropCopies(db, id), endRun(db, id, 'failed', 0, error ?? `gave up after ${MAX_ATTEMPTS} steps in a row ended without saving their place`)]);
   }
   return stuck.map(({ id }) => id);
-};
-
-/**
- * A whole backup in this invocation, step after step: the Backup Database button. The schedule
- * takes one step per invocation instead (src/worker/provider/scheduled.ts).
- */
-export const writeBackup = async (db: D1Database, bucket: R2Bucket, options: BackupOptions, budget: StepBudget = STEP_BUDGET): Promise<BackupResult> => {
-  const { runId, queries } = await startBackup(db, bucket, options);
-  for (let spent = queries; ; spent = 0) {
-    const outcome = await stepBackup(db, bucket, runId, budget, spent);
-    if (!outcome) throw new Error('The backup was taken over by another step');
-    if (outcome.done) return outcome.backup;
-  }
 };
 
 /**
