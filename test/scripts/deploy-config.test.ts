@@ -5,6 +5,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unstable_readConfig } from 'wrangler';
+import { deployProblems } from '../../scripts/predeploy-check';
 import { bin } from '../../scripts/run';
 
 // What `npm run deploy` would upload, checked with no network and no Cloudflare login:
@@ -125,5 +126,15 @@ describe('wrangler types', () => {
     expect(generated.size).toBeGreaterThan(0);
     const typesOf = (members: typeof code) => Object.fromEntries([...members].map(([name, { type }]) => [name, type]).sort());
     expect(typesOf(code)).toEqual(typesOf(generated));
+  });
+});
+
+describe('npm run deploy', () => {
+  it('refuses the placeholder database_id before building, and takes a real one', async () => {
+    expect(deployProblems('wrangler.toml')).toEqual([expect.stringMatching(/^D1 binding DB: database_id is the placeholder\. Run `npx wrangler d1 create staff-app`/)]);
+    const real = path.join(folder, 'wrangler.real.toml');
+    const text = await readFile('wrangler.toml', 'utf8');
+    await writeFile(real, text.replace(/database_id = "[0-]+"/, 'database_id = "5f3c1a9e-2b7d-4c1e-9a0f-1d2e3f4a5b6c"'));
+    expect(deployProblems(real)).toEqual([]);
   });
 });
