@@ -6,9 +6,15 @@ import { unstable_readConfig } from 'wrangler';
  * wrangler.toml carries the all-zero placeholder `database_id` so local runs and tests need no
  * Cloudflare account; deployed with it, every request fails on D1 (docs/operations.md).
  */
+interface D1Entry {
+  binding: string;
+  database_name?: string;
+  database_id?: string;
+}
+
 export const deployProblems = (configPath: string) => {
-  const config = unstable_readConfig({ config: configPath });
-  return config.d1_databases
+  const databases: D1Entry[] = unstable_readConfig({ config: configPath }).d1_databases;
+  return databases
     .filter((database) => !database.database_id || /^[0-]+$/.test(database.database_id))
     .map((database) => `D1 binding ${database.binding}: database_id is the placeholder. Run \`npx wrangler d1 create ${database.database_name ?? 'staff-app'}\` and put the id it prints into wrangler.toml.`);
 };
