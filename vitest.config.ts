@@ -20,6 +20,8 @@ export default defineConfig(async () => ({
           cloudflareTest({
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {
+              // test/worker/d1-limits.ts counts each invocation's D1 calls with AsyncLocalStorage.
+              compatibilityFlags: ['nodejs_als'],
               // Empty databases: backup restores are tested against one, migrations over old data on the other.
               d1Databases: { RESTORE_DB: 'restore-test', MIGRATION_DB: 'migration-test' },
               bindings: {

@@ -1,6 +1,7 @@
 import { createExecutionContext, env } from 'cloudflare:test';
 import { expect } from 'vitest';
 import { createApp } from '../../src/worker/index';
+import { asInvocation } from './d1-limits';
 import { hashPassword } from '../../src/worker/provider/auth/password';
 import type { Role } from '../../src/shared/types';
 import { NO_ACTOR } from '../../src/worker/provider/db/audit';
@@ -14,8 +15,9 @@ export const ORIGIN = 'https://app.test';
 // Its request log is request-log.test.ts's to check; here it would print a line per call.
 const app = createApp({ log: () => {} });
 
-/** Sends a request into the Worker exactly as workerd would hand it over. */
-export const appFetch = async (url: string, init?: RequestInit): Promise<Response> => app.fetch(new Request(url, init), env, createExecutionContext());
+/** Sends a request into the Worker exactly as workerd would hand it over, one invocation each. */
+export const appFetch = async (url: string, init?: RequestInit): Promise<Response> =>
+  asInvocation(() => app.fetch(new Request(url, init), env, createExecutionContext()));
 
 /** A request to the app as the browser makes it: through the Worker, the passthrough and the provider. */
 export const api = (path: string, init: RequestInit & { token?: string; json?: unknown } = {}) => {
