@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { IMPORT_MAX_COLUMNS } from '../../src/shared/schemas/imports';
 import type { ImportBatch, ImportReport, ImportResult, InvoiceLine, LinePage, Page } from '../../src/shared/types';
 import { api, expectConflict, expectError, readJson, signedIn } from './support';
 import { companyIndex, importLines, importReport } from '../../src/worker/provider/db/imports';
@@ -131,6 +132,28 @@ describe('checking a file (dry run)', () => {
     expect((await send('x'.repeat(5_000_001))).status).toBe(413);
   });
 
+  it('refuses a header of 80,000 columns at once, naming the cap and no columns', async () => {
+    const header = Array.from({ length: 80_000 }, (_, i) => `column_${i}`).join(',');
+    const error = await expectError(await send(`${header}\r\n${'1,'.repeat(79_999)}1\r\n`), 400);
+    expect(error.message).toBe('The header has more than 200 columns; an import takes at most 200');
+    expect(error.errors).toEqual({ file: ['Too many columns'] });
+  });
+
+  it('takes 200 columns and refuses 201; names at most 20 unknown or repeated ones and counts the rest', async () => {
+    const period = freshPeriod();
+    const required = ['period', 'company', 'description', 'quantity', 'unit_price'];
+    const extra = Array.from({ length: 195 }, (_, i) => `extra_${i}`);
+    const row = [period, companyName, 'Wide', '1', '1.00', ...extra.map(() => 'x')].join(',');
+    const error = await expectError(await send(csvOf([row], [...required, ...extra].join(','))), 400);
+    const listed = /Unknown columns: (.*?) and 175 more\./.exec(error.message)?.[1]?.split(', ');
+    expect(listed).toEqual(extra.slice(0, 20).map((name) => JSON.stringify(name)));
+    expect(error.errors?.file?.[0]).toMatch(/and 175 more$/);
+    const repeated = await expectError(await send(csvOf([row], [...required, ...extra.map((_, i) => `period${' '.repeat(i % 30)}`)].join(','))), 400);
+    expect(repeated.message).toMatch(/Repeated column: period\./);
+    const wider = await expectError(await send(csvOf([`${row},x`], [...required, ...extra, 'one_more'].join(','))), 400);
+    expect(wider.message).toBe('The header has more than 200 columns; an import takes at most 200');
+  });
+
   it('takes 10,000 rows and refuses 10,001', async () => {
     const period = freshPeriod();
     const rows = Array.from({ length: 10_001 }, (_, i) => `${period},${companyCode},Row ${i + 1},1,0.01,`);
@@ -166,7 +189,7 @@ describe('checking a large file', () => {
       }),
       batch: (statements: D1PreparedStatement[]) => env.DB.batch(statements),
     } as unknown as D1Database;
-    const { header, rows: records } = readCsv(csvOf(rows.map((row) => row.replace(period, freshPeriod()))), 10_000);
+    const { header, rows: records } = readCsv(csvOf(rows.map((row) => row.replace(period, freshPeriod()))), 10_000, IMPORT_MAX_COLUMNS);
     const checked = checkRows(header, records, await companyIndex(env.DB));
     expect((await importReport(recording, 'autofi', checked.rows, checked.errors)).valid).toBe(10_000);
     expect((await importLines(recording, 'autofi', 'cjk.csv', checked.rows, { actorId: null, requestId: null })).created).toBe(10_000);
@@ -240,7 +263,7 @@ describe('importing', () => {
       batch: (statements: D1PreparedStatement[]) => env.DB.batch(statements),
     } as unknown as D1Database;
     const other = freshPeriod();
-    const { header, rows: records } = readCsv(csvOf(rows.map((row) => row.replace(period, other))), 10_000);
+    const { header, rows: records } = readCsv(csvOf(rows.map((row) => row.replace(period, other))), 10_000, IMPORT_MAX_COLUMNS);
     const checked = checkRows(header, records, await companyIndex(env.DB));
     expect((await importLines(recording, 'autofi', 'recorded.csv', checked.rows, { actorId: null, requestId: null })).created).toBe(10_000);
     expect(bound.length).toBeGreaterThan(20);

@@ -12,6 +12,13 @@ export const IMPORT_MAX_ERRORS = 1_000;
 export const IMPORT_COLUMNS = ['period', 'company', 'description', 'quantity', 'unit_price', 'reference'] as const;
 export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
 export const REQUIRED_IMPORT_COLUMNS: readonly ImportColumn[] = ['period', 'company', 'description', 'quantity', 'unit_price'];
+/**
+ * The most columns a file's header may have: far more than a vendor's export carries, few enough
+ * that checking them is no work. A wider file is refused before anything else is read.
+ */
+export const IMPORT_MAX_COLUMNS = 200;
+/** The most column names one answer lists; more are counted. */
+export const IMPORT_NAMED_COLUMNS = 20;
 
 /** `POST invoices/{source}/lines/import`: a dry run checks and writes nothing; `fileName` is kept with the import. */
 export const importQuerySchema = object({

@@ -1,5 +1,5 @@
 import { startsLikeFormula } from '../../../shared/csv';
-import { IMPORT_COLUMNS, REQUIRED_IMPORT_COLUMNS, type ImportColumn } from '../../../shared/schemas/imports';
+import { IMPORT_COLUMNS, IMPORT_MAX_COLUMNS, IMPORT_NAMED_COLUMNS, REQUIRED_IMPORT_COLUMNS, type ImportColumn } from '../../../shared/schemas/imports';
 import type { ImportError, ImportPreviewLine } from '../../../shared/types';
 import { Invalid } from '../errors/domain';
 
@@ -22,16 +22,32 @@ const MAX_QUANTITY = 1_000_000;
 const MAX_PRICE_CENTS = 100_000_000;
 const TEXT_LIMITS = { description: 1000, reference: 100, company: 200 } as const;
 
-/** Column name → its position; refuses a header that lacks a column, repeats one or has one it does not know. */
+/** The first IMPORT_NAMED_COLUMNS of `names`, quoted and shortened, and how many more there are. */
+const named = (names: string[], quote: boolean) => {
+  const listed = names.slice(0, IMPORT_NAMED_COLUMNS).map((name) => (quote ? JSON.stringify(name.slice(0, 40)) : name.slice(0, 40)));
+  const more = names.length - listed.length;
+  return `${listed.join(', ')}${more ? ` and ${more} more` : ''}`;
+};
+
+/**
+ * Column name → its position; refuses a header that lacks a column, repeats one or has one it
+ * does not know. A header is at most IMPORT_MAX_COLUMNS wide (readCsv), and each list in the
+ * answer names at most IMPORT_NAMED_COLUMNS columns.
+ */
 export const columnsOf = (header: string[]) => {
+  if (header.length > IMPORT_MAX_COLUMNS) throw new Invalid(`The header has ${header.length} columns; an import takes at most ${IMPORT_MAX_COLUMNS}`, { file: ['Too many columns'] });
   const names = header.map((name) => name.trim().toLowerCase());
-  const unknown = names.filter((name) => !(IMPORT_COLUMNS as readonly string[]).includes(name));
-  const missing = REQUIRED_IMPORT_COLUMNS.filter((name) => !names.includes(name));
-  const repeated = names.filter((name, i) => names.indexOf(name) !== i);
+  const known = new Set<string>(IMPORT_COLUMNS);
+  const present = new Set(names);
+  const unknown = names.filter((name) => !known.has(name));
+  const missing = REQUIRED_IMPORT_COLUMNS.filter((name) => !present.has(name));
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const name of names) (seen.has(name) ? repeated : seen).add(name);
   const faults = [
     ...(missing.length ? [`Missing column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`] : []),
-    ...(unknown.length ? [`Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.map((n) => JSON.stringify(n.slice(0, 40))).join(', ')}`] : []),
-    ...(repeated.length ? [`Repeated column: ${repeated.join(', ')}`] : []),
+    ...(unknown.length ? [`Unknown column${unknown.length > 1 ? 's' : ''}: ${named(unknown, true)}`] : []),
+    ...(repeated.size ? [`Repeated column: ${named([...repeated], false)}`] : []),
   ];
   if (faults.length) throw new Invalid(`${faults.join('. ')}. The header needs ${IMPORT_COLUMNS.join(', ')} (reference optional)`, { file: faults });
   return new Map(names.map((name, i) => [name as ImportColumn, i]));

@@ -23,10 +23,12 @@ const separatorOf = (text: string) => {
 const isBlank = (record: string[]) => record.length === 1 && record[0]?.trim() === '';
 
 /**
- * The header and the data records of `text`; throws Invalid for a quote left open, or once there
- * are more than `maxRecords` data records (reading stops there).
+ * The header and the data records of `text`; throws Invalid for a quote left open, once there
+ * are more than `maxRecords` data records, or once the header has more than `maxColumns` fields
+ * (reading stops there).
  */
-export const readCsv = (text: string, maxRecords: number) => {
+export const readCsv = (text: string, maxRecords: number, maxColumns: number) => {
+  const tooWide = () => new Invalid(`The header has more than ${maxColumns} columns; an import takes at most ${maxColumns}`, { file: ['Too many columns'] });
   const separator = separatorOf(text);
   const records: string[][] = [];
   let record: string[] = [];
@@ -65,6 +67,8 @@ export const readCsv = (text: string, maxRecords: number) => {
       record.push(field);
       field = '';
       afterQuote = false;
+      // The header is refused as soon as it is too wide, before the rest of the file is read.
+      if (records.length === 0 && record.length >= maxColumns) throw tooWide();
     } else if (char === '\r' || char === '\n') {
       end();
       if (char === '\r' && text[i + 1] === '\n') i += 1;

@@ -12,7 +12,7 @@ import {
 } from '../../../shared/schemas/invoices';
 import { paymentSchema, statementListQuerySchema } from '../../../shared/schemas/payments';
 import { allLines, findLine, insertLine, listLines, updateLine } from '../db/invoices';
-import { IMPORT_MAX_ROWS, importListQuerySchema, importQuerySchema } from '../../../shared/schemas/imports';
+import { IMPORT_MAX_COLUMNS, IMPORT_MAX_ROWS, importListQuerySchema, importQuerySchema } from '../../../shared/schemas/imports';
 import { companyIndex, importLines, importReport, listImports, undoImport } from '../db/imports';
 import { approveDraftLines, deleteDraftLine } from '../db/line-drafts';
 import { checkRows } from '../imports/check-rows';
@@ -107,7 +107,7 @@ export const invoiceRoutes = new Hono<ProviderEnv>()
   .post('/:source/lines/import', importRole, queryOf(importQuerySchema), async (c) => {
     const source = sourceOf(c);
     const { dryRun, fileName = '' } = c.req.valid('query');
-    const { header, rows: records } = readCsv(await readCsvBody(c), IMPORT_MAX_ROWS);
+    const { header, rows: records } = readCsv(await readCsvBody(c), IMPORT_MAX_ROWS, IMPORT_MAX_COLUMNS);
     const { rows, errors } = checkRows(header, records, await companyIndex(c.env.DB));
     if (dryRun === 'true') return c.json(await importReport(c.env.DB, source, rows, errors), 200);
     if (errors.length) {
