@@ -1,5 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
+import { Duplex } from 'node:stream';
 import { serveBuilt, type ServeOptions } from './serve';
 
 /**
@@ -11,6 +12,71 @@ export const connectingAddress = (socket: net.Socket) => (socket.remoteAddress ?
 /** The request's headers with CF-Connecting-IP set from the socket, whatever the client sent. */
 const edgeHeaders = (req: http.IncomingMessage) => ({ ...req.headers, 'cf-connecting-ip': connectingAddress(req.socket) });
 
+// How long a connection whose write failed waits for the rest of the answer before it is closed.
+const AFTER_FAILED_WRITE_MS = 5_000;
+
+/**
+ * A connection to the Worker that survives the Worker answering before it has read the request's
+ * body. workerd then resets the connection on the unread bytes, and a plain socket closes itself
+ * on the next write's failure, before reading the answer that arrived ahead of the reset: the
+ * front would say 502 instead of passing on, say, the Worker's 413 to an oversized body. Here a
+ * failed write is dropped (the client's remaining body is read and discarded), the socket stays
+ * open to read what the Worker sent, and the reset read after it ends the connection. An answer
+ * cut short still fails as one.
+ */
+const forgivingConnection = (options: net.NetConnectOpts) => {
+  let failedWrite = false;
+  const outer = new Duplex({
+    write(chunk: Buffer, encoding, callback) {
+      if (failedWrite || inner.destroyed) return callback();
+      inner.write(chunk, encoding, () => callback());
+    },
+    final(callback) {
+      if (!failedWrite) inner.end();
+      callback();
+    },
+    read() {
+      inner.resume();
+    },
+    destroy(error, callback) {
+      close();
+      callback(error);
+    },
+  });
+  // Read through `onread`: a socket whose write failed no longer passes on what it reads.
+  const inner = net.connect({
+    ...options,
+    onread: { buffer: Buffer.alloc(64 * 1024), callback: (bytes, buffer) => outer.push(Buffer.from(buffer.subarray(0, bytes))) },
+  });
+  const close = inner.destroy.bind(inner);
+  inner.destroy = (error?: Error) => {
+    if ((error as NodeJS.ErrnoException | undefined)?.syscall !== 'write') return close(error);
+    failedWrite = true;
+    setTimeout(close, AFTER_FAILED_WRITE_MS).unref();
+    return inner;
+  };
+  inner.on('error', () => undefined);
+  inner.on('end', () => outer.push(null));
+  // Closed, the connection leaves the agent's pool once what it had received has been read.
+  inner.on('close', () => outer.push(null));
+  outer.on('end', () => outer.destroy());
+  inner.on('connect', () => outer.emit('connect'));
+  // What http.Agent and ClientRequest call on a socket.
+  return Object.assign(outer, {
+    setKeepAlive: (...args: Parameters<net.Socket['setKeepAlive']>) => (inner.setKeepAlive(...args), outer),
+    setNoDelay: (...args: Parameters<net.Socket['setNoDelay']>) => (inner.setNoDelay(...args), outer),
+    setTimeout: (...args: Parameters<net.Socket['setTimeout']>) => (inner.setTimeout(...args), outer),
+    ref: () => (inner.ref(), outer),
+    unref: () => (inner.unref(), outer),
+  });
+};
+
+class WorkerAgent extends http.Agent {
+  override createConnection(options: net.NetConnectOpts): Duplex {
+    return forgivingConnection(options);
+  }
+}
+
 /**
  * An HTTP front that does to each request what Cloudflare's edge does before the Worker sees it:
  * sets CF-Connecting-IP to the connecting address, replacing any value the client sent, and
@@ -18,7 +84,7 @@ const edgeHeaders = (req: http.IncomingMessage) => ({ ...req.headers, 'cf-connec
  * header, as deployed, so the sign-in limiter counts per address under `npm start` too.
  */
 export const edgeFront = async ({ port, host, target }: { port: number; host: string; target: URL }) => {
-  const agent = new http.Agent({ keepAlive: true });
+  const agent = new WorkerAgent({ keepAlive: true });
   const server = http.createServer((req, res) => {
     const upstream = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: edgeHeaders(req), agent }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
@@ -27,6 +93,10 @@ export const edgeFront = async ({ port, host, target }: { port: number; host: st
     upstream.on('error', () => {
       if (!res.headersSent) res.writeHead(502);
       res.end();
+      // The client may still be sending: its body is read and discarded, so it gets the answer
+      // on a connection that stays whole, as it would from the edge.
+      req.unpipe(upstream);
+      req.resume();
     });
     req.pipe(upstream);
   });
