@@ -115,6 +115,34 @@ describe('checking a file (dry run)', () => {
     expect(report.preview[1]).toMatchObject({ quantity: null, quantityText: '1.5', unitPriceCents: null, unitPriceText: '12.505' });
   });
 
+  it('holds text cells to the rules of typed text: the same messages, NFC and trimmed', async () => {
+    const period = freshPeriod();
+    const report = await check(
+      csvOf([
+        `${period},${companyName},invoice\u202Efdp.exe,1,1.00,T-1`,
+        `${period},${companyName},Bell\u0007,1,1.00,T-2`,
+        `${period},${companyName},Fine,1,1.00,T-\u202E3`,
+        `${period},${companyName},Fine,1,1.00,"T-4\nsecond line"`,
+        `${period},${companyName}\u2066,Fine,1,1.00,T-5`,
+        `${period},${companyName},\u200b\u00a0,1,1.00,T-6`,
+        `${period},${companyName},"  Cafe\u0301 \u200b","1","1.00","\u200bT-7\u00a0"`,
+        `${period},${companyName},"Two\r\nlines\ttabbed",1,1.00,T-8`,
+      ]),
+    );
+    const byRow = (row: number) => Object.fromEntries(report.errors.filter((e) => e.row === row).map((e) => [e.field, e.message]));
+    expect(byRow(1)).toEqual({ description: 'Must not contain text direction control characters' });
+    expect(byRow(2)).toEqual({ description: 'Contains characters that are not allowed' });
+    expect(byRow(3)).toEqual({ reference: 'Must not contain text direction control characters' });
+    expect(byRow(4)).toEqual({ reference: 'Contains characters that are not allowed' });
+    expect(byRow(5)).toEqual({ company: 'Must not contain text direction control characters' });
+    expect(byRow(6)).toEqual({ description: 'Required' });
+    expect(byRow(7)).toEqual({});
+    expect(byRow(8)).toEqual({});
+    expect(report).toMatchObject({ rows: 8, valid: 2 });
+    expect(report.preview[6]).toMatchObject({ description: 'Caf\u00e9', reference: 'T-7' });
+    expect(report.preview[7]).toMatchObject({ description: 'Two\r\nlines\ttabbed' });
+  });
+
   it('refuses a file it cannot read as a whole with 400 (or 413, 415)', async () => {
     const period = freshPeriod();
     for (const [csv, pattern] of [

@@ -19,6 +19,17 @@ export const PASSWORD_MAX = 200;
 
 const maxMessage = (max: number) => `Must be at most ${max} characters`;
 
+/**
+ * Why typed text would be refused for its characters, or null: the rules of `line` (or, with
+ * `multiLine`, `paragraph`) for text that arrives outside a schema, such as an imported file's
+ * cells. Takes the value as normalizeText leaves it.
+ */
+export const characterFault = (value: string, multiLine: boolean) => {
+  if (!(multiLine ? MULTI_LINE : SINGLE_LINE).test(value)) return INVALID_CHARACTERS;
+  if (hasBidiControl(value)) return BIDI_MESSAGE;
+  return null;
+};
+
 /** A value used exactly as sent (passwords, the audience): no normalising, no trimming. */
 export const rawLine = (max: number) => string().max(max, maxMessage(max)).matches(SINGLE_LINE, INVALID_CHARACTERS);
 

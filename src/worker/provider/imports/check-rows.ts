@@ -1,4 +1,6 @@
 import { startsLikeFormula } from '../../../shared/csv';
+import { characterFault } from '../../../shared/schemas/fields';
+import { hasVisibleText, normalizeText } from '../../../shared/schemas/text';
 import { IMPORT_COLUMNS, IMPORT_MAX_COLUMNS, IMPORT_NAMED_COLUMNS, REQUIRED_IMPORT_COLUMNS, type ImportColumn } from '../../../shared/schemas/imports';
 import type { ImportError, ImportPreviewLine } from '../../../shared/types';
 import { Invalid } from '../errors/domain';
@@ -73,16 +75,20 @@ export const checkRows = (header: string[], records: string[][], companies: Comp
     const faults: ImportError[] = [];
     const fault = (field: string, message: string) => faults.push({ row, field, message });
     if (cells.length !== header.length) fault('row', `Has ${cells.length} fields; the header has ${header.length}`);
+    // Every cell as typed text is stored: NFC, white space and invisible characters off both ends.
     const cell = (name: ImportColumn) => {
       const at = columns.get(name);
-      return at === undefined ? '' : (cells[at] ?? '').trim().normalize('NFC');
+      return at === undefined ? '' : normalizeText(cells[at] ?? '');
     };
+    // The rules typed text is held to (the description one of createLineSchema's paragraphs, the
+    // others lines), with the same messages, and the import's own about formulas.
     const text = (name: 'company' | 'description' | 'reference', required: boolean) => {
       const value = cell(name);
-      if (required && !value) fault(name, 'Required');
+      const characters = characterFault(value, name === 'description');
+      if (required && !hasVisibleText(value)) fault(name, 'Required');
+      else if (characters) fault(name, characters);
       else if (value.length > TEXT_LIMITS[name]) fault(name, `Must be at most ${TEXT_LIMITS[name]} characters`);
       else if (startsLikeFormula(value)) fault(name, `Starts with ${JSON.stringify(value.trim()[0])}: a spreadsheet would run it as a formula`);
-      else if (name !== 'description' && /[\r\n]/.test(value)) fault(name, 'Must be one line');
       return value;
     };
 
