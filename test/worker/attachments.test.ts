@@ -8,7 +8,7 @@ import { restoreBackup } from '../../src/worker/provider/db/backup/restore';
 import { d1Target } from '../../src/worker/provider/db/backup/restore-target';
 import { DATA_TABLES } from '../../src/worker/provider/db/tables';
 import { r2Source, readBackup, rowsIn } from './backup-files';
-import { api, readJson, signedIn, type ErrorJson } from './support';
+import { api, expectError, readJson, signedIn, type ErrorJson } from './support';
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 const text = (value: string) => new TextEncoder().encode(value);
@@ -147,9 +147,22 @@ describe('uploading', () => {
     expect(await objectsOf(ticketId)).toBe(0);
   });
 
-  it('keeps only the base name, without control characters', async () => {
+  it('keeps only the base name, NFC and trimmed as typed text is', async () => {
     const ticketId = await newTicket();
-    expect((await uploaded(ticketId, staff.token, form(text('x'), '..\\..\\etc/pass\u0007wd.txt'))).name).toBe('passwd.txt');
+    expect((await uploaded(ticketId, staff.token, form(text('x'), '..\\..\\etc/ Cafe\u0301.txt\u200b'))).name).toBe('Caf\u00e9.txt');
+  });
+
+  it('refuses a name with a direction override or a control character, as typed text is, and stores nothing', async () => {
+    const ticketId = await newTicket();
+    for (const [name, message] of [
+      ['invoice\u202Efdp.exe', 'Must not contain text direction control characters'],
+      ['isolated\u2067.txt', 'Must not contain text direction control characters'],
+      ['pass\u0007wd.txt', 'Contains characters that are not allowed'],
+    ]) {
+      const error = await expectError(await upload(ticketId, staff.token, form(text('x'), name)), 400);
+      expect(error.errors).toEqual({ file: [message] });
+    }
+    expect(await objectsOf(ticketId)).toBe(0);
   });
 });
 

@@ -1,4 +1,6 @@
 import { ATTACHMENT_COMMENT_FIELD, ATTACHMENT_FIELD, ATTACHMENT_MAX_BYTES, attachmentFieldsSchema } from '../../../shared/schemas/attachments';
+import { characterFault } from '../../../shared/schemas/fields';
+import { normalizeText } from '../../../shared/schemas/text';
 import { Invalid } from '../errors/domain';
 import { HttpError, badRequest } from '../http/errors';
 import { MultipartReader, boundaryOf } from './multipart';
@@ -11,12 +13,16 @@ const MAX_NAME_LENGTH = 200;
 
 export const tooLarge = () => new HttpError(413, { message: 'The file is larger than 25 MiB' });
 
-/** The name to show and save under: the browser's name without any folder, control characters or excess length. */
+/**
+ * The name to show and save under: the browser's name without any folder or excess length,
+ * normalised and held to the rules of typed text, so control characters and direction overrides
+ * (`invoice\u202Efdp.exe` shows as `invoiceexe.pdf`) are refused with 400.
+ */
 export const cleanName = (raw: string) => {
-  const base = raw.split(/[/\\]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex -- control characters are what this removes
-  const clean = base.normalize('NFC').replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  return Array.from(clean).slice(0, MAX_NAME_LENGTH).join('') || 'file';
+  const base = normalizeText(raw.split(/[/\\]/).pop() ?? '');
+  const fault = characterFault(base, false);
+  if (fault) throw badRequest(`The file's name: ${fault}`, { [ATTACHMENT_FIELD]: [fault] });
+  return Array.from(base).slice(0, MAX_NAME_LENGTH).join('') || 'file';
 };
 
 export interface Received {
