@@ -1,5 +1,6 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import type { BackupResult } from '../../src/shared/types';
+import type { BackupList, BackupResult } from '../../src/shared/types';
 import { describe, expect, it } from 'vitest';
 import {
   BACKUP_API,
@@ -332,6 +333,101 @@ describe('database tab', () => {
     expect(await dialog.getByRole('button', { name: /^Download/ }).count()).toBe(0);
     // Making a backup stays open to everyone (docs/architecture.md#roles-and-the-audit-log).
     expect(await dialog.getByRole('button', { name: 'Backup Database' }).isEnabled()).toBe(true);
+  });
+
+  /** Answers GET settings/backups with the real list, changed by `change`. */
+  const changeList = (page: Page, change: (list: BackupList) => BackupList) =>
+    page.route('**/api/v1/settings/backups', async (route) => {
+      const real = (await (await route.fetch()).json()) as BackupList;
+      await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(change(real)) });
+    });
+
+  const axeViolations = async (page: Page) =>
+    (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).include('[role="dialog"]').analyze()).violations.map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
+
+  it.each(VIEWPORTS)('shows the database size against D1’s 10 GB, with no warning while it is small ($name)', async ({ name, viewport }) => {
+    const page = await openAs(admin(), viewport);
+    const dialog = await openSettings(page, '?settings=true&tab=database', 'Database');
+    const figure = dialog.getByTestId('database-size-figure');
+    await figure.waitFor();
+    // The seeded database is a few MB at most: D1's meta.size_after, in decimal units as Cloudflare states the 10 GB.
+    expect(await figure.textContent()).toMatch(/^[\d.]+ (kB|MB) of 10 GB \(under 1%\)$/);
+    expect(await dialog.getByRole('progressbar', { name: 'Database size against its limit' }).count()).toBe(1);
+    expect(await dialog.getByTestId('database-size-warning').count()).toBe(0);
+    expect(await dialog.getByTestId('backup-room-warning').count()).toBe(0);
+    await snap(page, `settings-database-size-${name}`);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it.each(VIEWPORTS)('warns from 70% and says a backup would not fit, with the button off ($name)', async ({ name, viewport }) => {
+    const page = await openAs(admin(), viewport);
+    await changeList(page, (list) => ({ ...list, database: { bytes: 7_200_000_000, limitBytes: 10_000_000_000, backupBytes: 4_608_000_000 } }));
+    const dialog = await openSettings(page, '?settings=true&tab=database', 'Database');
+    const warning = dialog.getByTestId('database-size-warning');
+    await warning.waitFor();
+    expect(await dialog.getByTestId('database-size-figure').textContent()).toBe('7.2 GB of 10 GB (72%)');
+    expect(await warning.textContent()).toContain('The database is 72% full');
+    expect(await dialog.getByTestId('backup-room-warning').textContent()).toContain('about 4.6 GB more, which would take the database past 10 GB');
+    expect(await dialog.getByRole('button', { name: 'Backup Database' }).isDisabled()).toBe(true);
+    await snap(page, `settings-database-full-${name}`);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('says a backup would not fit from about 61%, before the 70% warning', async () => {
+    const page = await openAs(admin());
+    // 61% with copies of 64% on top: 100.04% of the ceiling, so no room, though no 70% warning yet.
+    await changeList(page, (list) => ({ ...list, database: { bytes: 6_100_000_000, limitBytes: 10_000_000_000, backupBytes: 3_904_000_000 } }));
+    const dialog = await openSettings(page, '?settings=true&tab=database', 'Database');
+    await dialog.getByTestId('backup-room-warning').waitFor();
+    expect(await dialog.getByTestId('database-size-warning').count()).toBe(0);
+    expect(await dialog.getByRole('button', { name: 'Backup Database' }).isDisabled()).toBe(true);
+  });
+
+  it('shows a backup that goes on in steps, with the button off until it is done, then says it is complete', async () => {
+    const page = await openAs(admin());
+    await page.clock.install();
+    const dialog = await openSettings(page, '?settings=true&tab=database', 'Database');
+    const table = dialog.getByRole('table', { name: 'Backups' });
+    await table.and(page.locator('[aria-busy="false"]')).waitFor();
+    const key = 'backups/2026-11-26T12-00-00.000Z.ndjson.gz';
+    const run = { runId: '0123456789abcdef', key, startedAt: '2026-11-26T12:00:00.000Z', rowsDone: 2_500, rowsTotal: 10_000 };
+    await answer(page, BACKUP_API, 202, { runId: run.runId });
+    await changeList(page, (list) => ({ ...list, running: run }));
+    await dialog.getByRole('button', { name: 'Backup Database' }).click();
+
+    await toastWith(page, 'Backup started').waitFor();
+    const progress = dialog.getByTestId('backup-progress');
+    await progress.waitFor();
+    expect(await progress.textContent()).toContain(`${await page.evaluate(() => (2500).toLocaleString())} of ${await page.evaluate(() => (10000).toLocaleString())} rows`);
+    expect(await dialog.getByRole('progressbar', { name: 'Backup progress' }).getAttribute('aria-valuenow')).toBe('25');
+    await expect.poll(() => dialog.getByRole('button', { name: 'Backup Database' }).isDisabled()).toBe(true);
+    await snap(page, 'settings-database-backup-running-desktop');
+    expect(await axeViolations(page)).toEqual([]);
+
+    // The minute trigger finishes it; the tab, asking again every 15 s, finds it in the list.
+    await page.unroute('**/api/v1/settings/backups');
+    await changeList(page, (list) => ({
+      ...list,
+      running: null,
+      items: [{ key, createdAt: run.startedAt, bytes: 2048, rows: 10_000, madeBy: { type: 'user', id: 1, name: 'Demo Admin' } }, ...list.items],
+    }));
+    await page.clock.runFor(16_000);
+    await toastWith(page, 'Database backup complete').waitFor();
+    await progress.waitFor({ state: 'detached' });
+    await expect.poll(() => dialog.getByRole('button', { name: 'Backup Database' }).isEnabled()).toBe(true);
+  });
+
+  it('shows why a backup was not started: one already running', async () => {
+    const { page, dialog } = await openDatabase();
+    const detail = 'A backup is already running, started 2026-11-26 12:00 UTC. It goes on by itself; the list shows it when it is done.';
+    await answer(page, BACKUP_API, 409, { title: 'Conflict', status: 409, detail });
+    await dialog.getByRole('button', { name: 'Backup Database' }).click();
+    const toast = toastWith(page, 'Backup not started');
+    await toast.waitFor();
+    expect(await toast.textContent()).toContain(detail);
+    expect(await toastWith(page, 'Database backup complete').count()).toBe(0);
   });
 
   it('only logs a failed backup to the console', async () => {
