@@ -241,7 +241,7 @@ export const auditExportLimits = {
   reads: 890,
 };
 
-export const AUDIT_EXPORT_TOO_LARGE = 'Narrow From and To';
+const AUDIT_EXPORT_TOO_LARGE = 'Narrow From and To';
 
 /** One read's SQL: the next entries after `cursor`, as many as fit `rows` and `chars`. */
 const exportChunkSql = (query: AuditQuery, last: number, cursor: { at: string; id: number } | null, rows: number, chars: number) => {
@@ -286,7 +286,7 @@ export const exportAudit = async (db: D1Database, query: AuditQuery) => {
   const { entries, last } = found ?? { entries: 0, last: 0 };
   const needed = Math.ceil(entries / rows) + Math.floor((2 * (found?.chars ?? 0)) / chars);
   if (needed > reads) {
-    const message = `The export would hold ${entries.toLocaleString('en-US')} entries, more than one file can be read with; ${AUDIT_EXPORT_TOO_LARGE} to export it in parts`;
+    const message = `The export would hold ${entries.toLocaleString('en-US')} entries, more than one file can take; narrow From and To to export the log in parts`;
     throw new Invalid(message, { from: [AUDIT_EXPORT_TOO_LARGE], to: [AUDIT_EXPORT_TOO_LARGE] });
   }
   async function* chunks(): AsyncGenerator<AuditEntry[]> {
