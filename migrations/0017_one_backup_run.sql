@@ -7,7 +7,7 @@
 -- drops their copies (abandonStuckRuns, src/worker/provider/db/backup/write.ts).
 UPDATE backup_runs
 SET status = 'failed', lease_until = 0, finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
-    error = 'ended by migration 0015: only one backup runs at a time'
+    error = 'ended by migration 0017: only one backup runs at a time'
 WHERE status = 'running' AND id <> (SELECT id FROM backup_runs WHERE status = 'running' ORDER BY started_at, id LIMIT 1);
 
 CREATE UNIQUE INDEX backup_runs_one_running ON backup_runs (status) WHERE status = 'running';

@@ -173,15 +173,15 @@ describe('a backup in steps, one invocation each', () => {
     while (!(await stepBackup(env.DB, env.BACKUPS, runId))?.done);
   });
 
-  it('clears a run ended without its copies and upload cleared, as migration 0015 ends all runs but one', async () => {
+  it('clears a run ended without its copies and upload cleared, as migration 0017 ends all runs but one', async () => {
     const { runId } = await startBackup(env.DB, env.BACKUPS, { madeBy: { type: 'schedule' }, pageRows: 50 });
     await stepBackup(env.DB, env.BACKUPS, runId, { queries: DATA_TABLES.length + 12, ms: 60_000 });
-    await env.DB.prepare("UPDATE backup_runs SET status = 'failed', error = 'ended by migration 0015: only one backup runs at a time' WHERE id = ?1").bind(runId).run();
+    await env.DB.prepare("UPDATE backup_runs SET status = 'failed', error = 'ended by migration 0017: only one backup runs at a time' WHERE id = ?1").bind(runId).run();
     expect(await copies()).toBe(COPIED_TABLES.length);
     expect(await abandonStuckRuns(env.DB, env.BACKUPS)).toEqual([runId]);
     expect(await copies()).toBe(0);
     expect(await env.BACKUPS.head(tailKey(runId))).toBeNull();
-    expect(await runOf(runId)).toMatchObject({ status: 'failed', error: 'ended by migration 0015: only one backup runs at a time' });
+    expect(await runOf(runId)).toMatchObject({ status: 'failed', error: 'ended by migration 0017: only one backup runs at a time' });
     // Cleared once: a failed run with its state emptied is left alone.
     expect(await abandonStuckRuns(env.DB, env.BACKUPS)).toEqual([]);
   });

@@ -95,7 +95,7 @@ export const nextRunToContinue = (db: D1Database) =>
 /**
  * Runs whose last steps all died before saving their place, with where they had got to; and runs
  * ended without their upload and copies cleared (endRun empties the state, so a failed run that
- * still has one was ended elsewhere: by migration 0015, which let only one run go on).
+ * still has one was ended elsewhere: by migration 0017, which let only one run go on).
  */
 export const stuckRuns = async (db: D1Database) =>
   (
@@ -115,7 +115,7 @@ export interface RunningRun {
 }
 
 /**
- * The backup under way, if any (migration 0015 allows one), and the database's size as D1 reports
+ * The backup under way, if any (migration 0017 allows one), and the database's size as D1 reports
  * it with every answer (`meta.size_after`, in bytes): one query for both.
  */
 export const runningRun = async (db: D1Database) => {
@@ -134,5 +134,5 @@ export const progressOf = (state: Partial<RunState>) => {
   return { rowsDone: done, rowsTotal: total };
 };
 
-/** D1's answer when a run's INSERT meets the one already running (migration 0015's index). */
+/** D1's answer when a run's INSERT meets the one already running (migration 0017's index). */
 export const isSecondRun = (error: unknown) => error instanceof Error && /UNIQUE constraint failed: backup_runs\.status/.test(error.message);

@@ -47,7 +47,7 @@ export type StepOutcome = { done: true; backup: BackupResult; madeBy: BackupMake
  *
  * One runs at a time, and only when its copies fit: a run already under way or too little room
  * is refused (409, capacity.ts). The first is settled by the run's own INSERT, which migration
- * 0015's index refuses while another run is going, so two starts at the same moment cannot both
+ * 0017's index refuses while another run is going, so two starts at the same moment cannot both
  * pass; the read before it only gives the friendlier answer, with the size, without copying.
  */
 export const startBackup = async (
