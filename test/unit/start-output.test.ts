@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,24 @@ describe('npm start output', () => {
 
   it('keeps a failed migration run whole, so its error shows', { timeout: 60_000 }, async () => {
     await expect(runCaptured(bin('wrangler'), ['d1', 'migrations', 'apply', 'NO_SUCH_DB', '--local', '--persist-to', state])).rejects.toThrow(/NO_SUCH_DB/);
+  });
+
+  it('seeds without warnings about the live channel, which the seed never uses', { timeout: 240_000 }, async () => {
+    const seeding = mkdtempSync(join(tmpdir(), 'start-seed-'));
+    try {
+      // `npm start`'s steps before the build: migrations, then the demo data through the local bindings.
+      const output = await new Promise<string>((resolve, reject) =>
+        execFile(bin('tsx'), ['scripts/prepare-local.ts'], { env: { ...process.env, LOCAL_STATE_DIR: seeding } }, (error, stdout, stderr) =>
+          error ? reject(new Error(`${error.message}\n${stdout}${stderr}`)) : resolve(stdout + stderr),
+        ),
+      );
+      expect(output).toContain('Seeded the demo admin and the demo data.');
+      expect(output).not.toMatch(/internal Durable Objects/);
+      expect(output).not.toMatch(/no such Durable Object class/);
+      expect(output).not.toMatch(/WARNING/);
+    } finally {
+      rmSync(seeding, { recursive: true, force: true });
+    }
   });
 
   it('drops disconnect traces and passes every other line', () => {
