@@ -59,6 +59,17 @@ describe('notifications', () => {
     expect(kinds(await notificationsOf(bob))).toHaveLength(2);
   });
 
+  it('status: the title says what the status changed to', async () => {
+    const [ann, bob] = [await person('Ann'), await person('Bob')];
+    const ticket = await createTicket(ann, { title: 'Printer jam' });
+    await api(`tickets/${ticket.id}`, { method: 'PATCH', token: bob.token, json: { status: 'in_progress' } });
+    await api(`tickets/${ticket.id}`, { method: 'PATCH', token: bob.token, json: { status: 'resolved' } });
+    const titles = (await notificationsOf(ann)).items.map((item) => `${item.kind}: ${item.title}`);
+    expect(titles).toEqual(['status: Printer jam (now Resolved)', 'status: Printer jam (now In progress)']);
+    // The ticket itself keeps its title.
+    expect((await readJson<Ticket>(await api(`tickets/${ticket.id}`, { token: ann.token }))).body.title).toBe('Printer jam');
+  });
+
   it('mentions only active ids: unknown and inactive ones notify nobody and watch nothing', async () => {
     const ann = await person('Ann');
     const gone = await createUser({ firstName: 'Gone', isActive: false });

@@ -2,7 +2,8 @@ import { Badge, Group, SimpleGrid, Skeleton, Stack, Table, Text, Title, Visually
 import { timeEntrySchema, updateTimeEntrySchema, type TimeEntryChanges, type TimeEntryPayload } from '../../../shared/schemas/tickets';
 import type { TimeEntry } from '../../../shared/types';
 import { formatDate, formatMinutes } from '../../lib/format';
-import { DateField, NumberField, SwitchField, TextField } from '../../lib/form/fields';
+import { DurationField } from '../../lib/form/DurationField';
+import { DateField, SwitchField, TextField } from '../../lib/form/fields';
 import { SubmitButton } from '../../lib/form/SubmitButton';
 import { validateWith } from '../../lib/form/validate';
 import { today } from '../../lib/today';
@@ -19,7 +20,7 @@ function TimeFields({ submitting, label }: { submitting?: boolean; label: string
     <Stack gap="xs">
       <SimpleGrid cols={{ base: 1, xs: 2 }}>
         <DateField name="workDate" label="Date" />
-        <NumberField name="minutes" label="Minutes" min={1} max={1440} step={15} />
+        <DurationField name="minutes" label="Minutes" />
       </SimpleGrid>
       <TextField name="note" label="Note" />
       <SwitchField name="billable" label="Billable" />

@@ -77,15 +77,24 @@ export const notifyMentioned = (db: D1Database, actor: Actor, ticketId: number |
      WHERE t.id = ${TICKET}${where ? ` AND instr(coalesce(t.description, ''), '(user:' || u.id || ')') = 0` : ''}${whenUpdated(where, bind)}`,
   );
 
-/** A notice of `kind` to the ticket's active watchers but the actor, where `condition` holds too. */
-const toWatchers = (kind: 'status' | 'commented', condition: string) =>
-  `${NOTIFY} SELECT u.id, '${kind}', 'ticket', t.id, ?1, t.title, ?2
+/** A notice of `kind` to the ticket's active watchers but the actor, where `condition` holds too; `title` is SQL over `t`. */
+const toWatchers = (kind: 'status' | 'commented', condition: string, title = 't.title') =>
+  `${NOTIFY} SELECT u.id, '${kind}', 'ticket', t.id, ?1, ${title}, ?2
    FROM tickets t JOIN ticket_watchers w ON w.ticket_id = t.id JOIN users u ON u.id = w.user_id AND u.is_active = 1
    WHERE t.id = ?3 AND u.id <> ?1 AND ${condition}`;
 
-/** `status` to the ticket's watchers, before an UPDATE (its conditions `where`) that moves it to another status. */
+/** A stored status as the pages write it: `in_progress` reads "In progress". */
+const statusWords = (status: string) => status.charAt(0).toUpperCase() + status.slice(1).replace(/_/g, ' ');
+
+/**
+ * `status` to the ticket's watchers, before an UPDATE (its conditions `where`) that moves it to
+ * another status. Its title says where the ticket went, "Printer jam (now Resolved)", so the bell
+ * tells the news without opening the ticket.
+ */
 export const notifyStatus = (db: D1Database, actor: Actor, ticketId: number, status: string, where: MaybeCondition[]) =>
-  statement(db, actor, ticketId, (bind) => toWatchers('status', `t.status IS NOT ${bind(status)}${whenUpdated(where, bind)}`));
+  statement(db, actor, ticketId, (bind) =>
+    toWatchers('status', `t.status IS NOT ${bind(status)}${whenUpdated(where, bind)}`, `t.title || ${bind(` (now ${statusWords(status)})`)}`),
+  );
 
 /** `commented` to the ticket's watchers, except the people the comment mentions (they are told that). */
 export const notifyCommented = (db: D1Database, actor: Actor, ticketId: number, mentioned: number[]) =>
