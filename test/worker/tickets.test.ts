@@ -174,12 +174,25 @@ describe('comments and time entries', () => {
     [{ workDate: '2026-01-05', minutes: 1441 }],
     [{ workDate: '2026-01-05', minutes: 12.5 }],
     [{ workDate: '2026-01-05', minutes: '30' }],
+    [{ workDate: '2026-01-05', minutes: '1h 30m' }],
+    [{ workDate: '2026-01-05', minutes: '1:30' }],
+    [{ workDate: '2026-01-05', minutes: '130abc' }],
     [{ workDate: '2026-01-05' }],
     [{ minutes: 30 }],
   ])('refuses the time entry %j', async (body) => {
     const ticket = await create({ title: 'Timed' });
     const res = await api(`tickets/${ticket.id}/time-entries`, { method: 'POST', token, json: body });
     expect(res.status).toBe(400);
+    expect(await env.DB.prepare('SELECT count(*) AS n FROM time_entries WHERE ticket_id = ?1').bind(ticket.id).first('n')).toBe(0);
+  });
+
+  it('refuses a duration sent as text, naming the minutes to send rather than storing 130', async () => {
+    const ticket = await create({ title: 'Typed duration' });
+    const res = await api(`tickets/${ticket.id}/time-entries`, { method: 'POST', token, json: { workDate: '2026-01-05', minutes: '1h 30m' } });
+    expect(res.status).toBe(400);
+    expect(await json(res)).toMatchObject({ errors: { minutes: ['Must be a number of minutes: 90 for "1h 30m"'] } });
+    const garbled = await api(`tickets/${ticket.id}/time-entries`, { method: 'POST', token, json: { workDate: '2026-01-05', minutes: '130abc' } });
+    expect(await json(garbled)).toMatchObject({ errors: { minutes: ['Must be a number of minutes, such as 90'] } });
     expect(await env.DB.prepare('SELECT count(*) AS n FROM time_entries WHERE ticket_id = ?1').bind(ticket.id).first('n')).toBe(0);
   });
 

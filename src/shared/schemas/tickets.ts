@@ -1,5 +1,6 @@
 import { boolean, number, object, string, type InferType } from 'yup';
 import { addMonths, ISO_DATE, isRealDate, utcDay } from '../dates';
+import { DURATION_FORMAT, DURATION_MAX, DURATION_MIN, DURATION_WHOLE, MINUTES_PER_DAY, parseDuration } from '../duration';
 import { filledLine, filledParagraph, paragraph } from './fields';
 import { calendarDate, filterFlag, personsToday } from './filters';
 import { filterId, recordId } from './ids';
@@ -78,11 +79,23 @@ export type TicketListQuery = InferType<typeof ticketListQuerySchema>;
 export const commentSchema = object({ body: filledParagraph(5000, 'Required').required('Required') });
 export type CommentPayload = InferType<typeof commentSchema>;
 
-/** Minutes in a day: the most one entry, and all of one person's entries for one day, may hold. */
-export const MINUTES_PER_DAY = 24 * 60;
+export { MINUTES_PER_DAY };
+
+/**
+ * Why minutes are not a number: the form's NaN is text in none of the duration forms; a caller
+ * sending a duration as text ("1h 30m") is told the number to send instead of it being read as 130.
+ */
+const notMinutes = ({ value }: { value: unknown }) => {
+  if (typeof value === 'number') return DURATION_FORMAT;
+  const parsed = typeof value === 'string' ? parseDuration(value) : null;
+  if (!parsed || !('minutes' in parsed)) return 'Must be a number of minutes, such as 90';
+  // Spaces inside the text are not bounded by the forms: the echo is.
+  const typed = (value as string).trim().replace(/\s+/g, ' ').slice(0, 40);
+  return `Must be a number of minutes: ${parsed.minutes} for "${typed}"`;
+};
 
 const minutes = () =>
-  number().integer('Must be a whole number of minutes').min(1, 'Must be at least 1 minute').max(MINUTES_PER_DAY, 'Must be at most 24 hours');
+  number().typeError(notMinutes).integer(DURATION_WHOLE).min(1, DURATION_MIN).max(MINUTES_PER_DAY, DURATION_MAX);
 
 export const timeEntrySchema = object({
   workDate: workDate().required('Required'),
