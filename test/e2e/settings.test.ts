@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
+import { THEME_STORAGE_KEY } from '../../src/client/lib/constants';
 import type { BackupList, BackupResult } from '../../src/shared/types';
 import { describe, expect, it } from 'vitest';
 import {
@@ -373,7 +374,14 @@ describe('database tab', () => {
     expect(await dialog.getByRole('button', { name: 'Backup Database' }).isDisabled()).toBe(true);
     await snap(page, `settings-database-full-${name}`);
     expect(await axeViolations(page)).toEqual([]);
-  });
+    // And in the dark theme, where the warnings' colours differ.
+    await page.evaluate((key) => localStorage.setItem(key, 'dark'), THEME_STORAGE_KEY);
+    await page.reload();
+    await settingsDialog(page, 'Database').getByTestId('backup-room-warning').waitFor();
+    await snap(page, `settings-database-full-${name}-dark`);
+    expect(await axeViolations(page)).toEqual([]);
+    // Two axe runs; on a busy two-core machine each can take several seconds.
+  }, 60_000);
 
   it('says a backup would not fit from about 61%, before the 70% warning', async () => {
     const page = await openAs(admin());
