@@ -88,6 +88,11 @@ describe('POST settings/backup-db', () => {
     expect(running?.rowsDone).toBeLessThan(running?.rowsTotal ?? 0);
     expect(items.map(({ key }) => key)).not.toContain(running?.key);
 
+    // The request's step kept to its budget of queries, far under D1's 1,000 per invocation.
+    const step = await env.DB.prepare('SELECT max_step_queries AS n FROM backup_runs WHERE id = ?1').bind(body.runId).first<number>('n');
+    expect(step).toBeGreaterThan(100);
+    expect(step).toBeLessThanOrEqual(200);
+
     expect(await finishByTrigger(token, LARGE)).toBeGreaterThan(1);
     const after = await list(token);
     expect(after.running).toBeNull();
@@ -149,6 +154,16 @@ describe('POST settings/backup-db', () => {
     expect(await runs()).toBe(before);
 
     expect((await post(token, { D1_MAX_BYTES: String(database.bytes * 2) })).status).toBe(201);
+  });
+
+  it('gives up a run whose steps keep dying before starting, so it does not hold off new ones', async () => {
+    expect((await post(token, LARGE)).status).toBe(202);
+    const stuck = await env.DB.prepare("SELECT id FROM backup_runs WHERE status = 'running'").first<string>('id');
+    // Three steps in a row died holding it (run.ts MAX_ATTEMPTS), and the lease has lapsed.
+    await env.DB.prepare('UPDATE backup_runs SET attempts = 3, lease_until = 0 WHERE id = ?1').bind(stuck).run();
+    expect((await post(token)).status).toBe(201);
+    expect(await env.DB.prepare('SELECT status, error FROM backup_runs WHERE id = ?1').bind(stuck).first()).toMatchObject({ status: 'failed', error: expect.stringMatching(/^gave up after 3 steps/) });
+    expect(await copies()).toBe(0);
   });
 
   it('takes D1’s 10 GB and 5,000 rows a page when the variables are missing or malformed', async () => {
