@@ -215,6 +215,12 @@ const fillInvoiceDemo = async (db: D1Database, random: Random, companies: number
 };
 
 /**
+ * Every 50th scale ticket carries a pasted log: 80 lines, about 6,000 characters, as people paste
+ * them, so backups and restores at scale carry long multi-line text too.
+ */
+const PASTED_LOG = `CASE WHEN i % 50 = 0 THEN replace(printf('%.*c', 80, 'x'), 'x', 'ERROR 2026-11-26T14:02:11Z worker[' || i || '] request failed: upstream timed out after 10000 ms' || char(13) || char(10)) ELSE '' END`;
+
+/**
  * Benchmark scale: tops the database up to 100,000 tickets, 1,000,000 time entries and 1,000,000
  * audit entries (ticket histories, about ten per ticket), generated inside SQLite so it takes
  * seconds rather than a million round trips.
@@ -231,7 +237,7 @@ export const fillScaleData = async (db: D1Database, { tickets = 100_000, timeEnt
       .prepare(
         `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
          INSERT INTO tickets (title, description, status, priority, company_id, category_id, assignee_id, reporter_id, created_at, updated_at)
-         SELECT 'Scale ticket ' || i, '',
+         SELECT 'Scale ticket ' || i, ${PASTED_LOG},
            CASE abs(random()) % 5 WHEN 0 THEN 'open' WHEN 1 THEN 'in_progress' WHEN 2 THEN 'on_hold' WHEN 3 THEN 'resolved' ELSE 'closed' END,
            CASE abs(random()) % 4 WHEN 0 THEN 'low' WHEN 1 THEN 'normal' WHEN 2 THEN 'high' ELSE 'urgent' END,
            ${randomId('companies')}, ${randomId('ticket_categories')}, ${randomId('users')}, ${randomId('users')},
