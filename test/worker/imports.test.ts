@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_MAX_COLUMNS } from '../../src/shared/schemas/imports';
 import type { ImportBatch, ImportReport, ImportResult, InvoiceLine, LinePage, Page } from '../../src/shared/types';
 import { api, expectConflict, expectError, readJson, signedIn } from './support';
-import { companyIndex, importLines, importReport } from '../../src/worker/provider/db/imports';
+import { RowsDiffer, companyIndex, importFile, importLines, importReport } from '../../src/worker/provider/db/imports';
 import { checkRows } from '../../src/worker/provider/imports/check-rows';
 import { readCsv } from '../../src/worker/provider/imports/csv-reader';
 
@@ -74,8 +74,9 @@ describe('checking a file (dry run)', () => {
     const report = await check(csvOf([`${period},"${companyName}","Trackers, ""large""\r\nsecond line",1,"1,000.00",Q-1`, `${period},${companyName},"Plain",1,2.00,Q-2`]));
     expect(report.rows).toBe(2);
     expect(report.preview[0]?.description).toBe('Trackers, "large"\r\nsecond line');
-    // A thousands separator is no decimal this reader accepts.
-    expect(report.errors).toEqual([{ row: 1, field: 'unit_price', message: 'Must be a decimal number such as 12.50' }]);
+    // The quoted price's comma is a thousands separator, not the field's end.
+    expect(report.errors).toEqual([]);
+    expect(report.preview[0]?.unitPriceCents).toBe(100_000);
     expect(report.preview[1]).toMatchObject({ row: 2, description: 'Plain', unitPriceCents: 200 });
   });
 
@@ -190,6 +191,108 @@ describe('checking a file (dry run)', () => {
     expect(ok.preview).toHaveLength(20);
     const error = await expectError(await send(csvOf(rows)), 400);
     expect(error.message).toBe('The file has more than 10,000 rows; split it');
+  });
+});
+
+describe('spreadsheet headers and money', () => {
+  it('takes Unit Price, unit price, unitprice and UNIT_PRICE as unit_price, and refuses two of them', async () => {
+    const period = freshPeriod();
+    for (const name of ['Unit Price', 'unit price', 'unitprice', 'UNIT_PRICE', ' Unit  Price ']) {
+      const report = await check(csvOf([`${period},${companyName},Data,2,3.00,H-1`], `Period,Company,Description,Quantity,${name},Reference`));
+      expect(report, name).toMatchObject({ rows: 1, valid: 1, errors: [] });
+      expect(report.preview[0]).toMatchObject({ unitPriceCents: 300, amountCents: 600 });
+    }
+    const twice = await expectError(await send(csvOf([`${period},${companyName},Data,2,3.00,3.00`], 'period,company,description,quantity,Unit Price,unitprice')), 400);
+    expect(twice.message).toMatch(/Repeated column: unit_price\./);
+    const unknown = await expectError(await send(csvOf([`${period},${companyName},Data,2,3.00`], 'period,company,description,quantity,Unit Cost')), 400);
+    expect(unknown.message).toMatch(/Missing column: unit_price\. Unknown column: "unit cost"\./);
+  });
+
+  it('reads a dollar sign and thousands separators: $1,250.00 is 125000 cents', async () => {
+    const period = freshPeriod();
+    const prices = ['$1,250.00', '1,250.00', '$1250', '-$5', '$-5.5', '$0.99', '1,000,000.00', '$12,345,678'];
+    const report = await check(csvOf(prices.map((price, i) => `${period},${companyName},Priced,1,"${price}",M-${i}`)));
+    expect(report.errors).toEqual([{ row: 8, field: 'unit_price', message: 'Too large' }]);
+    expect(report.preview.map((line) => line.unitPriceCents)).toEqual([125_000, 125_000, 125_000, -500, -550, 99, 100_000_000, null]);
+    expect(report.preview[0]).toMatchObject({ unitPriceText: '$1,250.00', amountCents: 125_000 });
+  });
+
+  it('refuses money it cannot read for certain, on its row', async () => {
+    const period = freshPeriod();
+    const bad = ['$1,25,0.00', '1.2.3', '1,2345.00', '12,50', '--3', '-$-3', '$$5', '$', '5$', '1,250.00.0', ',250', '1 250', 'USD 5'];
+    const report = await check(csvOf(bad.map((price, i) => `${period},${companyName},Priced,1,"${price}",N-${i}`)));
+    expect(report).toMatchObject({ rows: bad.length, valid: 0 });
+    expect(report.errors).toEqual(bad.map((_, i) => ({ row: i + 1, field: 'unit_price', message: 'Must be a decimal number such as 12.50' })));
+    const places = await check(csvOf([`${period},${companyName},Priced,1,"$1,250.005",P-1`]));
+    expect(places.errors).toEqual([{ row: 1, field: 'unit_price', message: 'Must have at most 2 decimal places, such as 1250.00' }]);
+  });
+});
+
+describe('a reference the ledger holds with other values', () => {
+  const row = (period: string, ref: string, { company = companyName, description = `Line ${ref}`, quantity = '10', price = '12.50' } = {}) =>
+    `${period},"${company}","${description}",${quantity},"${price}",${ref}`;
+
+  it('is an error naming the ledger value and the file value; identical rows stay duplicates', async () => {
+    const period = freshPeriod();
+    const admin = await signedIn('admin');
+    const other = `Other Vendor ${crypto.randomUUID().slice(0, 6)}`;
+    expect((await api('companies', { method: 'POST', token: admin.token, json: { name: other, code: `OV${crypto.randomUUID().slice(0, 4)}` } })).status).toBe(201);
+    const refs = ['V-1', 'V-2', 'V-3', 'V-4', 'V-5', 'V-6'];
+    const first = await readJson<ImportResult>(await send(csvOf(refs.map((ref) => row(period, ref))), { dryRun: false }));
+    expect(first.body).toMatchObject({ created: 6, duplicates: 0 });
+
+    const corrected = csvOf([
+      row(period, 'V-1', { company: other }),
+      row(period, 'V-2', { description: 'Line V-2 corrected' }),
+      row(period, 'V-3', { quantity: '12' }),
+      row(period, 'V-4', { price: '$1,250.00' }),
+      // The same line in other words: its company by code, its price with a dollar sign.
+      row(period, 'V-5', { company: companyCode.toLowerCase(), price: '$12.50' }),
+      row(period, 'V-6', { quantity: '11', price: '13' }),
+      row(period, 'V-7'),
+    ]);
+    const report = await check(corrected);
+    expect(report).toMatchObject({ rows: 7, valid: 2, duplicates: 1 });
+    expect(report.errors).toEqual([
+      { row: 1, field: 'company', message: `Already in the ledger with company ${JSON.stringify(companyName)}; the file says ${JSON.stringify(other)}` },
+      { row: 2, field: 'description', message: 'Already in the ledger with description "Line V-2"; the file says "Line V-2 corrected"' },
+      { row: 3, field: 'quantity', message: 'Already in the ledger with quantity 10; the file says 12' },
+      { row: 4, field: 'unit_price', message: 'Already in the ledger with unit price 12.50; the file says 1250.00' },
+      { row: 6, field: 'quantity', message: 'Already in the ledger with quantity 10; the file says 11' },
+      { row: 6, field: 'unit_price', message: 'Already in the ledger with unit price 12.50; the file says 13.00' },
+    ]);
+    expect(report.preview.map((line) => line.duplicate)).toEqual([false, false, false, false, true, false, false]);
+
+    // The import itself refuses the file and writes nothing: no line, no batch.
+    const batches = async () => (await env.DB.prepare('SELECT count(*) AS n FROM import_batches').first<number>('n')) ?? 0;
+    const [linesBefore, batchesBefore] = [await countLines(), await batches()];
+    const refused = await readJson<ImportReport & { message: string }>(await send(corrected, { dryRun: false }));
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe(`Nothing was imported: 6 problems in the file (row 1: ${report.errors[0]?.message})`);
+    expect(refused.body.errors).toEqual(report.errors);
+    expect([await countLines(), await batches()]).toEqual([linesBefore, batchesBefore]);
+    expect((await linesOf(period)).map((l) => l.quantity)).toEqual([10, 10, 10, 10, 10, 10]);
+  });
+
+  it('is refused by the write itself when the ledger line changes after the check', async () => {
+    const period = freshPeriod();
+    expect((await send(csvOf([row(period, 'W-1'), row(period, 'W-2')]), { dryRun: false })).status).toBe(201);
+    const csv = csvOf([row(period, 'W-1'), row(period, 'W-2'), row(period, 'W-3')]);
+    expect(await check(csv)).toMatchObject({ valid: 3, duplicates: 2, errors: [] });
+
+    // Checked while identical, then someone edits the line before the write: the write refuses it.
+    const { header, rows: records } = readCsv(csv, 10, IMPORT_MAX_COLUMNS);
+    const checked = checkRows(header, records, await companyIndex(env.DB));
+    await env.DB.prepare("UPDATE invoice_lines SET quantity = 9 WHERE period = ?1 AND reference = 'W-2'").bind(period).run();
+    const before = await countLines();
+    await expect(importLines(env.DB, 'autofi', 'raced.csv', checked.rows, { actorId: null, requestId: null })).rejects.toBeInstanceOf(RowsDiffer);
+    expect(await countLines()).toBe(before);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM import_batches WHERE file_name = 'raced.csv'").first<number>('n')).toBe(0);
+
+    // Through importFile, the refusal is the check made again, naming the edited value.
+    const outcome = await importFile(env.DB, 'autofi', 'raced.csv', checked.rows, checked.errors, { actorId: null, requestId: null });
+    expect(outcome.refused?.errors).toEqual([{ row: 2, field: 'quantity', message: 'Already in the ledger with quantity 9; the file says 10' }]);
+    expect(await countLines()).toBe(before);
   });
 });
 

@@ -1,6 +1,7 @@
 import { IMPORT_MAX_ERRORS, IMPORT_PREVIEW_ROWS, type ImportListQuery } from '../../../shared/schemas/imports';
 import type { InvoiceSource } from '../../../shared/schemas/invoices';
-import type { ImportBatch, ImportReport, ImportResult } from '../../../shared/types';
+import { centsToDecimal } from '../../../shared/csv';
+import type { ImportBatch, ImportError, ImportReport, ImportResult } from '../../../shared/types';
 import { Conflict } from '../errors/domain';
 import type { CheckedRow, CompanyIndex } from '../imports/check-rows';
 import type { AuditContext } from './audit';
@@ -12,8 +13,9 @@ import { NOW_SQL, fullName, whereSql } from './sql';
  * Ledger imports (README "Ledger imports"). An import is one D1 batch, so all of its lines are
  * written or none: the batch row, the lines a chunk at a time (each chunk one JSON parameter, so
  * no statement binds more than a handful of values), the batch's counts and its audit entry. That
- * a reference the ledger already holds for the month is skipped is part of each INSERT's WHERE,
- * so two imports of one file at the same moment still create its lines once.
+ * a row the ledger already holds (same month and reference, same values) is skipped is part of
+ * each INSERT's WHERE, so two imports of one file at the same moment still create its lines once;
+ * a row whose reference the ledger holds with other values is refused by the same INSERT.
  */
 
 /** Rows per statement, at most: one JSON parameter each. */
@@ -61,71 +63,156 @@ export const companyIndex = async (db: D1Database): Promise<CompanyIndex> => {
 
 const keyOf = (period: string, reference: string) => `${period}\u0000${reference}`;
 
+/** A line the ledger holds under the month and reference of a row of the file. */
+interface LedgerLine {
+  period: string;
+  reference: string;
+  company_id: number | null;
+  company_name: string | null;
+  description: string;
+  quantity: number;
+  unit_price_cents: number;
+}
+
 /**
- * The (period, reference) pairs of `rows` that the ledger already holds, for the dry run's count
- * and preview: the pairs a chunk to a statement, all in one batch.
+ * The lines the ledger holds under the (period, reference) pairs of `rows`, by pair: the pairs a
+ * chunk to a statement, all in one batch.
  */
-const existingReferences = async (db: D1Database, source: InvoiceSource, rows: CheckedRow[]) => {
+const ledgerLines = async (db: D1Database, source: InvoiceSource, rows: CheckedRow[]) => {
+  const byKey = new Map<string, LedgerLine[]>();
   const pairs = rows.filter((r) => r.reference).map((r) => [r.period, r.reference]);
-  if (!pairs.length) return new Set<string>();
+  if (!pairs.length) return byKey;
+  // CROSS JOIN keeps SQLite reading the chunk first and each pair by the (source, period,
+  // reference) index; left to itself it walks every line of the source for each pair.
   const select = db.prepare(
-    `SELECT l.period, l.reference FROM json_each(?2) j JOIN invoice_lines l
-       ON l.source = ?1 AND l.period = j.value ->> '$[0]' AND l.reference = j.value ->> '$[1]' AND l.reference <> ''`,
+    `SELECT l.period, l.reference, l.company_id, c.name AS company_name, l.description, l.quantity, l.unit_price_cents
+     FROM json_each(?2) j CROSS JOIN invoice_lines l
+       ON l.source = ?1 AND l.period = j.value ->> '$[0]' AND l.reference = j.value ->> '$[1]' AND l.reference <> ''
+     LEFT JOIN companies c ON c.id = l.company_id`,
   );
-  const found = await db.batch<{ period: string; reference: string }>(jsonChunks(pairs).map((chunk) => select.bind(source, chunk)));
-  return new Set(found.flatMap(({ results }) => results.map((r) => keyOf(r.period, r.reference))));
+  const found = await db.batch<LedgerLine>(jsonChunks(pairs).map((chunk) => select.bind(source, chunk)));
+  for (const line of found.flatMap(({ results }) => results)) {
+    const key = keyOf(line.period, line.reference);
+    byKey.set(key, [...(byKey.get(key) ?? []), line]);
+  }
+  return byKey;
+};
+
+const sameValues = (row: CheckedRow, line: LedgerLine) =>
+  line.company_id === row.companyId && line.description === row.description && line.quantity === row.quantity && line.unit_price_cents === row.unitPriceCents;
+
+const quoted = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+const money = (cents: number | null) => (cents === null ? '' : centsToDecimal(cents).decimal);
+
+/** Each value in which `row` differs from the ledger's `line`, as an error naming both. */
+const differences = (row: CheckedRow, line: LedgerLine): ImportError[] => {
+  const fields: [field: string, name: string, ledger: string, file: string][] = [];
+  if (line.company_id !== row.companyId) fields.push(['company', 'company', quoted(line.company_name ?? 'none'), quoted(row.company)]);
+  if (line.description !== row.description) fields.push(['description', 'description', quoted(line.description), quoted(row.description)]);
+  if (line.quantity !== row.quantity) fields.push(['quantity', 'quantity', String(line.quantity), String(row.quantity)]);
+  if (line.unit_price_cents !== row.unitPriceCents) fields.push(['unit_price', 'unit price', money(line.unit_price_cents), money(row.unitPriceCents)]);
+  return fields.map(([field, name, ledger, file]) => ({ row: row.row, field, message: `Already in the ledger with ${name} ${ledger}; the file says ${file}` }));
+};
+
+/**
+ * The file checked against the ledger: a valid row whose reference the ledger holds for its month
+ * is a duplicate when a line there has the same company, description, quantity and unit price,
+ * else an error naming each value that differs. The errors come in row order; `duplicates` holds
+ * the rows to skip.
+ */
+const checkLedger = async (db: D1Database, source: InvoiceSource, checked: CheckedRow[], fileErrors: ImportError[]) => {
+  const ledger = await ledgerLines(db, source, checked.filter((r) => r.ok));
+  const duplicates = new Set<number>();
+  const differing: ImportError[] = [];
+  const rows = checked.map((row) => {
+    const lines = row.ok && row.reference ? ledger.get(keyOf(row.period, row.reference)) : undefined;
+    if (!lines) return row;
+    if (lines.some((line) => sameValues(row, line))) {
+      duplicates.add(row.row);
+      return row;
+    }
+    differing.push(...differences(row, lines[0] as LedgerLine));
+    return { ...row, ok: false };
+  });
+  const errors = differing.length ? [...fileErrors, ...differing].sort((a, b) => a.row - b.row) : fileErrors;
+  return { rows, errors, duplicates };
 };
 
 const amountOf = (row: CheckedRow) => (row.quantity !== null && row.unitPriceCents !== null ? row.quantity * row.unitPriceCents : null);
 
+const reportOf = ({ rows, errors, duplicates }: Awaited<ReturnType<typeof checkLedger>>): ImportReport => ({
+  rows: rows.length,
+  valid: rows.filter((r) => r.ok).length,
+  duplicates: duplicates.size,
+  errors: errors.slice(0, IMPORT_MAX_ERRORS),
+  preview: rows.slice(0, IMPORT_PREVIEW_ROWS).map((row) => ({
+    row: row.row,
+    period: row.period,
+    company: row.company,
+    companyId: row.companyId,
+    description: row.description,
+    quantity: row.quantity,
+    unitPriceCents: row.unitPriceCents,
+    amountCents: amountOf(row),
+    reference: row.reference,
+    quantityText: row.quantityText,
+    unitPriceText: row.unitPriceText,
+    duplicate: duplicates.has(row.row),
+  })),
+});
+
 /** The answer of a check: counts, the row errors and the first rows as they would become lines. */
-export const importReport = async (db: D1Database, source: InvoiceSource, rows: CheckedRow[], errors: ImportReport['errors']): Promise<ImportReport> => {
-  const valid = rows.filter((r) => r.ok);
-  const existing = await existingReferences(db, source, valid);
-  const isDuplicate = (row: CheckedRow) => row.ok && row.reference !== '' && existing.has(keyOf(row.period, row.reference));
-  return {
-    rows: rows.length,
-    valid: valid.length,
-    duplicates: valid.filter(isDuplicate).length,
-    errors: errors.slice(0, IMPORT_MAX_ERRORS),
-    preview: rows.slice(0, IMPORT_PREVIEW_ROWS).map((row) => ({
-      row: row.row,
-      period: row.period,
-      company: row.company,
-      companyId: row.companyId,
-      description: row.description,
-      quantity: row.quantity,
-      unitPriceCents: row.unitPriceCents,
-      amountCents: amountOf(row),
-      reference: row.reference,
-      quantityText: row.quantityText,
-      unitPriceText: row.unitPriceText,
-      duplicate: isDuplicate(row),
-    })),
-  };
-};
+export const importReport = async (db: D1Database, source: InvoiceSource, rows: CheckedRow[], errors: ImportError[]): Promise<ImportReport> =>
+  reportOf(await checkLedger(db, source, rows, errors));
 
 // The batch this import's statements belong to: the newest, which the batch's first statement made
 // (D1 runs a batch as one transaction, so no other import's row can come between).
 const THIS_BATCH = '(SELECT max(id) FROM import_batches)';
 
-/** Writes checked, valid rows as draft lines of a new import batch; all or nothing. */
+/** An import's write refused a row whose reference the ledger holds with other values. */
+export class RowsDiffer extends Error {}
+
+/** Runs an import's batch; the NOT NULL on a differing row's period becomes RowsDiffer. */
+const writeBatch = async (db: D1Database, statements: D1PreparedStatement[]) => {
+  try {
+    return await db.batch<{ id: number; created: number; duplicates: number }>(statements);
+  } catch (error) {
+    if (error instanceof Error && /NOT NULL constraint failed: invoice_lines\.period/.test(error.message)) throw new RowsDiffer(error.message);
+    throw error;
+  }
+};
+
+// A ledger line under a file row's month and reference, and one that also has its values. The
+// unary + keeps SQLite on the (source, period, reference) index: by the company index, each row
+// would read every line of its company.
+const SAME_REFERENCE = `l.source = ?1 AND l.period = j.value ->> '$.p' AND l.reference = j.value ->> '$.r' AND l.reference <> ''`;
+const SAME_VALUES = `${SAME_REFERENCE} AND +l.company_id IS j.value ->> '$.c' AND l.description = j.value ->> '$.d'
+  AND l.quantity = j.value ->> '$.q' AND l.unit_price_cents = j.value ->> '$.u'`;
+
+/**
+ * Writes checked, valid rows as draft lines of a new import batch; all or nothing. A row the
+ * ledger holds with the same values is skipped; one whose reference it holds with other values
+ * (edited since the check) is given no period, and the NOT NULL on it fails the whole batch: the
+ * rule is in the write, so no edit between the check and the write slips through. That throws
+ * RowsDiffer.
+ */
 export const importLines = async (db: D1Database, source: InvoiceSource, fileName: string, rows: CheckedRow[], { actorId, requestId }: AuditContext): Promise<ImportResult> => {
   const lines = rows.map((r) => ({ c: r.companyId, p: r.period, d: r.description, q: r.quantity, u: r.unitPriceCents, r: r.reference }));
   const inserts = jsonChunks(lines).map((chunk) =>
     db
       .prepare(
         `INSERT INTO invoice_lines (source, company_id, period, description, quantity, unit_price_cents, amount_cents, reference, status, import_batch_id)
-         SELECT ?1, j.value ->> '$.c', j.value ->> '$.p', j.value ->> '$.d', j.value ->> '$.q', j.value ->> '$.u',
+         SELECT ?1, j.value ->> '$.c',
+                CASE WHEN j.value ->> '$.r' <> '' AND EXISTS (SELECT 1 FROM invoice_lines l WHERE ${SAME_REFERENCE}) THEN NULL ELSE j.value ->> '$.p' END,
+                j.value ->> '$.d', j.value ->> '$.q', j.value ->> '$.u',
                 (j.value ->> '$.q') * (j.value ->> '$.u'), j.value ->> '$.r', 'draft', ${THIS_BATCH}
          FROM json_each(?2) j
-         WHERE j.value ->> '$.r' = '' OR NOT EXISTS (
-           SELECT 1 FROM invoice_lines l WHERE l.source = ?1 AND l.period = j.value ->> '$.p' AND l.reference = j.value ->> '$.r' AND l.reference <> '')
+         WHERE j.value ->> '$.r' = '' OR NOT EXISTS (SELECT 1 FROM invoice_lines l WHERE ${SAME_VALUES})
          ORDER BY j.key`,
       )
       .bind(source, chunk),
   );
-  const results = await db.batch<{ id: number; created: number; duplicates: number }>([
+  const results = await writeBatch(db, [
     db.prepare('INSERT INTO import_batches (source, file_name, rows, user_id) VALUES (?1, ?2, ?3, ?4)').bind(source, fileName, rows.length, actorId),
     ...inserts,
     db
@@ -146,6 +233,31 @@ export const importLines = async (db: D1Database, source: InvoiceSource, fileNam
   ]);
   const batch = written(rowsOf<{ id: number; created: number; duplicates: number }>(results[results.length - 2])[0], 'import');
   return { batchId: batch.id, created: batch.created, duplicates: batch.duplicates };
+};
+
+/** An import refused: why, in one sentence, and the check. */
+const refusal = (checked: Awaited<ReturnType<typeof checkLedger>>) => {
+  const { errors } = checked;
+  const message = `Nothing was imported: ${errors.length} ${errors.length === 1 ? 'problem' : 'problems'} in the file (row ${errors[0]?.row}: ${errors[0]?.message})`;
+  return { message, ...reportOf(checked) };
+};
+
+/**
+ * Imports a checked file: 201's batch, or 400's refusal with the check when a row is wrong or
+ * differs from the ledger. A ledger line edited between the check and the write is caught by the
+ * write itself (importLines), and the file is checked again to say which row.
+ */
+export const importFile = async (db: D1Database, source: InvoiceSource, fileName: string, rows: CheckedRow[], errors: ImportError[], audit: AuditContext) => {
+  const checked = await checkLedger(db, source, rows, errors);
+  if (checked.errors.length) return { refused: refusal(checked) };
+  try {
+    return { imported: await importLines(db, source, fileName, checked.rows, audit) };
+  } catch (error) {
+    if (!(error instanceof RowsDiffer)) throw error;
+  }
+  const again = await checkLedger(db, source, rows, errors);
+  if (!again.errors.length) throw new Conflict('The ledger changed while the file was imported; nothing was imported. Check the file again');
+  return { refused: refusal(again) };
 };
 
 interface BatchRow {

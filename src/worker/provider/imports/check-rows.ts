@@ -19,7 +19,9 @@ export type CompanyIndex = Map<string, number>;
 
 const PERIOD = /^\d{4}-(0[1-9]|1[0-2])$/;
 const WHOLE = /^\d{1,7}$/;
-const PRICE = /^(-?)(\d{1,7})(?:\.(\d+))?$/;
+// A sign, a dollar sign (before or after the minus), whole units plain or in thousands with commas,
+// and any decimals: 12.50, -3, $1,250.00, -$5. Anything else (1,25,0.00, 1.2.3) is no amount.
+const PRICE = /^(-?)\$?(-?)(\d+|\d{1,3}(?:,\d{3})+)(?:\.(\d+))?$/;
 const MAX_QUANTITY = 1_000_000;
 const MAX_PRICE_CENTS = 100_000_000;
 const TEXT_LIMITS = { description: 1000, reference: 100, company: 200 } as const;
@@ -31,6 +33,15 @@ const named = (names: string[], quote: boolean) => {
   return `${listed.join(', ')}${more ? ` and ${more} more` : ''}`;
 };
 
+// Spreadsheets title their columns: "Unit Price", "unit price" and "unitprice" are unit_price.
+const SPELLINGS = new Map<string, string>(IMPORT_COLUMNS.map((name) => [name.replaceAll('_', ''), name]));
+
+/** A header field as the column it names: without case, spaces or underscores, else as typed (lower case). */
+const columnName = (field: string) => {
+  const name = field.trim().toLowerCase();
+  return SPELLINGS.get(name.replace(/[\s_]+/g, '')) ?? name;
+};
+
 /**
  * Column name → its position; refuses a header that lacks a column, repeats one or has one it
  * does not know. A header is at most IMPORT_MAX_COLUMNS wide (readCsv), and each list in the
@@ -38,7 +49,7 @@ const named = (names: string[], quote: boolean) => {
  */
 export const columnsOf = (header: string[]) => {
   if (header.length > IMPORT_MAX_COLUMNS) throw new Invalid(`The header has ${header.length} columns; an import takes at most ${IMPORT_MAX_COLUMNS}`, { file: ['Too many columns'] });
-  const names = header.map((name) => name.trim().toLowerCase());
+  const names = header.map(columnName);
   const known = new Set<string>(IMPORT_COLUMNS);
   const present = new Set(names);
   const unknown = names.filter((name) => !known.has(name));
@@ -55,15 +66,21 @@ export const columnsOf = (header: string[]) => {
   return new Map(names.map((name, i) => [name as ImportColumn, i]));
 };
 
-/** Money as typed in the file ("12.50", "-3", "0.5") as integer cents, or the message saying why not. */
+/**
+ * Money as typed in the file ("12.50", "-3", "0.5", "$1,250.00") as integer cents, or the message
+ * saying why not.
+ */
 const centsOf = (text: string): number | string => {
   const match = PRICE.exec(text);
-  if (!match) return 'Must be a decimal number such as 12.50';
-  const [, sign, units, decimals = ''] = match;
+  // One minus at most: "--3" and "-$-3" are no amounts.
+  if (!match || (match[1] && match[2])) return 'Must be a decimal number such as 12.50';
+  const [, before, after, grouped = '', decimals = ''] = match;
+  const units = grouped.replaceAll(',', '');
   if (decimals.length > 2) return `Must have at most 2 decimal places, such as ${units}.${decimals.slice(0, 2)}`;
+  if (units.length > 9) return 'Too large';
   const cents = Number(units) * 100 + Number(decimals.padEnd(2, '0'));
   if (cents > MAX_PRICE_CENTS) return 'Too large';
-  return sign ? -cents : cents;
+  return before || after ? -cents : cents;
 };
 
 export const checkRows = (header: string[], records: string[][], companies: CompanyIndex) => {

@@ -13,7 +13,7 @@ import {
 import { paymentSchema, statementListQuerySchema } from '../../../shared/schemas/payments';
 import { allLines, findLine, insertLine, listLines, updateLine } from '../db/invoices';
 import { IMPORT_MAX_COLUMNS, IMPORT_MAX_ROWS, importListQuerySchema, importQuerySchema } from '../../../shared/schemas/imports';
-import { companyIndex, importLines, importReport, listImports, undoImport } from '../db/imports';
+import { companyIndex, importFile, importReport, listImports, undoImport } from '../db/imports';
 import { approveDraftLines, deleteDraftLine } from '../db/line-drafts';
 import { checkRows } from '../imports/check-rows';
 import { readCsv } from '../imports/csv-reader';
@@ -110,11 +110,8 @@ export const invoiceRoutes = new Hono<ProviderEnv>()
     const { header, rows: records } = readCsv(await readCsvBody(c), IMPORT_MAX_ROWS, IMPORT_MAX_COLUMNS);
     const { rows, errors } = checkRows(header, records, await companyIndex(c.env.DB));
     if (dryRun === 'true') return c.json(await importReport(c.env.DB, source, rows, errors), 200);
-    if (errors.length) {
-      const message = `Nothing was imported: ${errors.length} ${errors.length === 1 ? 'problem' : 'problems'} in the file (row ${errors[0]?.row}: ${errors[0]?.message})`;
-      return c.json({ message, ...(await importReport(c.env.DB, source, rows, errors)) }, 400);
-    }
-    return c.json(await importLines(c.env.DB, source, fileName, rows, auditContext(c)), 201);
+    const outcome = await importFile(c.env.DB, source, fileName, rows, errors, auditContext(c));
+    return outcome.imported ? c.json(outcome.imported, 201) : c.json(outcome.refused, 400);
   })
   .get('/:source/lines.csv', queryOf(lineListQuerySchema), async (c) => {
     const source = sourceOf(c);
