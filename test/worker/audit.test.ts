@@ -4,6 +4,7 @@ import type { AuditEntry, Page } from '../../src/shared/types';
 import { createApp } from '../../src/worker/index';
 import type { AuditQuery } from '../../src/shared/schemas/audit';
 import { auditExportChunkSql, auditExportLimits } from '../../src/worker/provider/db/audit';
+import { countD1Calls } from './d1-limits';
 import { ORIGIN, api, attemptLogin, createUser, expectError, freshIp, readJson, signedIn, type TestUser } from './support';
 
 let admin: { user: TestUser; token: string };
@@ -268,49 +269,41 @@ describe('GET audit', () => {
 
 describe('GET audit.csv at scale', () => {
   const app = createApp({ log: () => {} });
-  const SELECT_ENTRIES = 'FROM audit_log a LEFT JOIN users u';
 
-  /**
-   * env.DB with every D1 call of a request counted (a batch counts each statement, as Cloudflare's
-   * per-invocation limit does) and, given `failAt`, the failAt-th read of entries failing.
-   */
-  const watchedDb = (failAt?: number) => {
-    const seen = { calls: 0, entryReads: 0 };
-    const watch = (statement: D1PreparedStatement, sql: string): D1PreparedStatement => {
-      for (const name of ['first', 'all', 'run', 'raw'] as const) {
-        const original = statement[name] as (...args: unknown[]) => Promise<unknown>;
-        Object.assign(statement, {
-          [name]: async (...args: unknown[]) => {
-            seen.calls += 1;
-            if (sql.includes(SELECT_ENTRIES)) {
-              seen.entryReads += 1;
-              if (seen.entryReads === failAt) throw new Error('D1_ERROR: injected failure mid-export');
-            }
-            return original.apply(statement, args);
-          },
-        });
-      }
+  /** env.DB whose `failAt`-th read of entries fails, as a read past D1's limits would. */
+  const failingDb = (failAt: number) => {
+    let reads = 0;
+    const failing = (statement: D1PreparedStatement, sql: string): D1PreparedStatement => {
+      const all = statement.all;
       const bind = statement.bind;
-      Object.assign(statement, { bind: (...values: unknown[]) => watch(bind.apply(statement, values), sql) });
-      return statement;
+      return Object.assign(statement, {
+        all: (...args: unknown[]) => {
+          if (sql.includes('FROM audit_log a LEFT JOIN users u') && ++reads === failAt) return Promise.reject(new Error('D1_ERROR: injected failure mid-export'));
+          return (all as (...a: unknown[]) => unknown).apply(statement, args);
+        },
+        bind: (...values: unknown[]) => failing(bind.apply(statement, values), sql),
+      });
     };
-    const db = new Proxy(env.DB, {
+    return new Proxy(env.DB, {
       get(target, key) {
-        if (key === 'prepare') return (sql: string) => watch(target.prepare(sql), sql);
-        if (key === 'batch')
-          return (statements: D1PreparedStatement[]) => {
-            seen.calls += statements.length;
-            return target.batch(statements);
-          };
+        if (key === 'prepare') return (sql: string) => failing(target.prepare(sql), sql);
         const value: unknown = Reflect.get(target, key);
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
     });
-    return { db, seen };
   };
 
-  const exportWith = (db: D1Database, query: string) =>
+  const exportWith = (query: string, db = env.DB) =>
     app.fetch(new Request(`${ORIGIN}/api/v1/audit.csv?${query}`, { headers: { authorization: `Bearer ${admin.token}` } }), { ...env, DB: db }, createExecutionContext());
+
+  /** An export's status and text, and the D1 calls the request made, its body's reads included. */
+  const exported = async (query: string) => {
+    const { calls, result } = await countD1Calls(async () => {
+      const res = await exportWith(query);
+      return { status: res.status, text: await res.text() };
+    });
+    return { ...result, calls };
+  };
 
   /** `count` entries, one a second from `start`, each with a title change of `padding` extra characters. */
   const insertEntries = async (start: string, count: number, padding = 0) => {
@@ -348,14 +341,11 @@ describe('GET audit.csv at scale', () => {
     // One entry per read, so the export needs all of the budget a real one has.
     auditExportLimits.rows = 1;
     auditExportLimits.reads = count;
-    const { db, seen } = watchedDb();
-    const res = await exportWith(db, 'from=2001-01-01&to=2001-01-31');
-    expect(res.status).toBe(200);
-    const ids = entityIds(await res.text());
-    expect(ids).toEqual(Array.from({ length: count }, (_, i) => count - i));
-    expect(seen.entryReads).toBeLessThanOrEqual(count);
+    const { status, text, calls } = await exported('from=2001-01-01&to=2001-01-31');
+    expect(status).toBe(200);
+    expect(entityIds(text)).toEqual(Array.from({ length: count }, (_, i) => count - i));
     // The session check and the count are the other calls.
-    expect(seen.calls).toBeLessThanOrEqual(count + 2);
+    expect(calls).toBe(count + 2);
   });
 
   it('goes on after the last entry sent when many entries share one moment', async () => {
@@ -367,8 +357,7 @@ describe('GET audit.csv at scale', () => {
        WHERE at >= '2001-05-01' AND at < '2001-05-02' UNION ALL SELECT '2001-05-01T00:00:04.000Z', 'update', 'ticket', 30, '{}'`,
     ).run();
     auditExportLimits.rows = 2;
-    const { db } = watchedDb();
-    const ids = entityIds(await (await exportWith(db, 'from=2001-05-01&to=2001-05-01')).text());
+    const ids = entityIds((await exported('from=2001-05-01&to=2001-05-01')).text);
     expect(ids).toEqual([30, 24, 14, 4, 23, 13, 3, 22, 12, 2, 21, 11, 1]);
   });
 
@@ -376,33 +365,31 @@ describe('GET audit.csv at scale', () => {
     await insertEntries('2001-02-01T00:00:00.000Z', 30);
     auditExportLimits.rows = 1;
     auditExportLimits.reads = 29;
-    const { db, seen } = watchedDb();
-    const body = await expectError(await exportWith(db, 'from=2001-02-01&to=2001-02-28'), 400);
-    expect(body.message).toMatch(/30 entries.*From and To/);
-    expect(body.errors).toEqual({ from: [expect.any(String)], to: [expect.any(String)] });
-    expect(seen.entryReads).toBe(0);
+    const { result: refused, calls } = await countD1Calls(async () => expectError(await exportWith('from=2001-02-01&to=2001-02-28'), 400));
+    expect(refused.message).toBe('The export would hold 30 entries, more than one file can take; narrow From and To to export the log in parts');
+    expect(refused.errors).toEqual({ from: ['Narrow From and To'], to: ['Narrow From and To'] });
+    // The session check and the count: not one entry was read.
+    expect(calls).toBe(2);
     auditExportLimits.reads = 30;
-    expect((await exportWith(db, 'from=2001-02-01&to=2001-02-28')).status).toBe(200);
+    expect((await exported('from=2001-02-01&to=2001-02-28')).status).toBe(200);
   });
 
   it('caps the characters one read holds, and counts them against the budget too', async () => {
     await insertEntries('2001-03-01T00:00:00.000Z', 40, 500);
     auditExportLimits.chars = 2_000;
-    const { db, seen } = watchedDb();
-    const res = await exportWith(db, 'from=2001-03-01&to=2001-03-31');
-    expect(res.status).toBe(200);
-    expect(entityIds(await res.text())).toEqual(Array.from({ length: 40 }, (_, i) => 40 - i));
-    // About three entries of some 540 characters to a read.
-    expect(seen.entryReads).toBeGreaterThanOrEqual(10);
+    const { status, text, calls } = await exported('from=2001-03-01&to=2001-03-31');
+    expect(status).toBe(200);
+    expect(entityIds(text)).toEqual(Array.from({ length: 40 }, (_, i) => 40 - i));
+    // Three entries of some 530 characters to a read: 14 reads, besides the session check and the count.
+    expect(calls).toBe(14 + 2);
     auditExportLimits.reads = 12;
-    expect((await exportWith(db, 'from=2001-03-01&to=2001-03-31')).status).toBe(400);
+    expect((await exported('from=2001-03-01&to=2001-03-31')).status).toBe(400);
   });
 
   it('a read failing midway errors the body instead of ending it like a complete file', async () => {
     await insertEntries('2001-04-01T00:00:00.000Z', 10);
     auditExportLimits.rows = 3;
-    const { db } = watchedDb(2);
-    const res = await exportWith(db, 'from=2001-04-01&to=2001-04-30');
+    const res = await exportWith('from=2001-04-01&to=2001-04-30', failingDb(2));
     expect(res.status).toBe(200);
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     let text = '';
