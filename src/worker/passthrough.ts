@@ -52,32 +52,77 @@ const passedBack = (upstream: Response) => {
   return response;
 };
 
-const withTimeout = async <T>(work: Promise<T>, ms: number, controller: AbortController): Promise<T> => {
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new TimeoutError());
-    }, ms);
+/**
+ * The time the target is given. It counts only once the request's body has arrived whole, and
+ * restarts with each piece of it until then: a 25 MiB upload on a slow line is not cut off while
+ * it still arrives, and a target that stops reading a body (or a client that stops sending one)
+ * is given up on after `ms` without progress.
+ */
+class Clock {
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private answered = false;
+  private expire: () => void = () => undefined;
+  readonly expired = new Promise<never>((_, reject) => {
+    this.expire = () => reject(new TimeoutError());
   });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    if (timer !== null) clearTimeout(timer);
+
+  constructor(
+    private readonly ms: number,
+    private readonly onExpiry: () => void,
+  ) {}
+
+  restart() {
+    if (this.answered) return;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.onExpiry();
+      this.expire();
+    }, this.ms);
   }
-};
+
+  /** The target has answered (or failed): a body still arriving no longer counts. */
+  stop() {
+    this.answered = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+  }
+}
 
 /**
  * The request's body passed on as it arrives rather than read whole (an attachment is up to
- * 25 MiB). When its length is known the stream keeps it, so the target still sees Content-Length.
+ * 25 MiB), restarting the clock with each piece. When its length is known the stream keeps it,
+ * so the target still sees Content-Length. `cut` fails the body, so a target still reading it
+ * (the embedded provider storing a file) stops and keeps nothing.
  */
-const streamedBody = (request: Request) => {
-  if (!request.body) return null;
+const streamedBody = (body: ReadableStream<Uint8Array>, length: number | null, clock: Clock) => {
+  let whole = false;
+  let fail: (reason: unknown) => void = () => undefined;
+  // Once whole, there is nothing left to cut.
+  const cut = (reason: unknown) => whole || fail(reason);
+  const { readable: counted, writable } = new TransformStream<Uint8Array, Uint8Array>({
+    start(controller) {
+      fail = (reason) => controller.error(reason);
+    },
+    transform(chunk, controller) {
+      clock.restart();
+      controller.enqueue(chunk);
+    },
+    flush() {
+      whole = true;
+      clock.restart();
+    },
+  });
+  // A body cut off by its sender, or by `cut`, fails the stream the target reads.
+  void body.pipeTo(writable).catch(() => undefined);
+  if (length === null) return { stream: counted, cut };
+  const fixed = new FixedLengthStream(length);
+  void counted.pipeTo(fixed.writable).catch(() => undefined);
+  return { stream: fixed.readable, cut };
+};
+
+/** The body's declared length, when it is a sane one. */
+const declaredLength = (request: Request) => {
   const length = Number(request.headers.get('content-length') ?? NaN);
-  if (!Number.isSafeInteger(length) || length < 0) return request.body;
-  const { readable, writable } = new FixedLengthStream(length);
-  void request.body.pipeTo(writable).catch(() => undefined);
-  return readable;
+  return Number.isSafeInteger(length) && length >= 0 ? length : null;
 };
 
 /**
@@ -106,19 +151,38 @@ export const passthrough = ({ embedded, timeoutMs = REQUEST_TIMEOUT_MS }: Passth
     headers.set('x-forwarded-host', incoming.host);
 
     const method = c.req.method;
-    const body = method === 'GET' || method === 'HEAD' ? undefined : streamedBody(c.req.raw);
     const controller = new AbortController();
+    let cutBody: (reason: unknown) => void = () => undefined;
+    const clock = new Clock(timeoutMs, () => {
+      controller.abort();
+      // Aborting a fetch stops its body too; the embedded provider is no fetch, and has its body cut.
+      if (!upstreamBase) cutBody(new TimeoutError());
+    });
+    const incomingBody = method === 'GET' || method === 'HEAD' ? null : c.req.raw.body;
+    let body: ReadableStream<Uint8Array> | undefined;
+    if (incomingBody) {
+      const length = declaredLength(c.req.raw);
+      // The target may refuse a body by its declared length before reading it (an upload over 25 MiB).
+      if (length !== null) headers.set('content-length', String(length));
+      ({ stream: body, cut: cutBody } = streamedBody(incomingBody, length, clock));
+    }
     const request = new Request(target, { method, headers, body, signal: controller.signal, redirect: 'manual' });
 
     shareNote(request, c.get('requestNote'));
+    clock.restart();
+    const send = upstreamBase ? fetch(request) : Promise.resolve().then(() => embedded.fetch(request, c.env, c.executionCtx));
     try {
-      const send = upstreamBase ? fetch(request) : Promise.resolve(embedded.fetch(request, c.env, c.executionCtx));
-      return passedBack(await withTimeout(send, timeoutMs, controller));
+      return passedBack(await Promise.race([send, clock.expired]));
     } catch (error) {
       if (error instanceof TimeoutError) {
+        // The embedded provider runs on after the answer: what it does with a cut-off upload
+        // (aborting the R2 upload, deleting a stored file) must not be stopped halfway.
+        if (!upstreamBase) c.executionCtx.waitUntil(send.catch(() => undefined));
         return c.json({ message: `The API did not answer within ${timeoutMs / 1000} seconds` }, 504);
       }
       console.error('passthrough: target unreachable', error);
       return c.json({ message: 'The API is unreachable' }, 502);
+    } finally {
+      clock.stop();
     }
   };

@@ -1,4 +1,4 @@
-import { applyD1Migrations, env } from 'cloudflare:test';
+import { applyD1Migrations, createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ATTACHMENTS_PER_TICKET, ATTACHMENT_MAX_BYTES, type Attachment } from '../../src/shared/schemas/attachments';
 import type { AuditEntry, BackupResult, Page } from '../../src/shared/types';
@@ -7,7 +7,9 @@ import { workerdSha256 } from '../../src/worker/provider/db/backup/format';
 import { restoreBackup } from '../../src/worker/provider/db/backup/restore';
 import { d1Target } from '../../src/worker/provider/db/backup/restore-target';
 import { DATA_TABLES } from '../../src/worker/provider/db/tables';
+import { createApp } from '../../src/worker/index';
 import { r2Source, readBackup, rowsIn } from './backup-files';
+import { lazyBody, trickle } from './slow-body';
 import { api, expectError, readJson, signedIn, type ErrorJson } from './support';
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
@@ -163,6 +165,85 @@ describe('uploading', () => {
       expect(error.errors).toEqual({ file: [message] });
     }
     expect(await objectsOf(ticketId)).toBe(0);
+  });
+});
+
+describe('an upload on a slow or broken line', () => {
+  // The Worker with a short timeout in front of the embedded provider.
+  const TIMEOUT_MS = 300;
+  const app = createApp({ timeoutMs: TIMEOUT_MS, log: () => {} });
+
+  /** Sends `body` as the upload, then waits for whatever the provider still does after the answer. */
+  const send = async (ticketId: number, body: BodyInit, headers: Record<string, string>) => {
+    const ctx = createExecutionContext();
+    const res = await app.fetch(
+      new Request(`https://app.test/api/v1/tickets/${ticketId}/attachments`, { method: 'POST', headers: { authorization: `Bearer ${staff.token}`, ...headers }, body }),
+      env,
+      ctx,
+    );
+    const read = await readJson<ErrorJson & Partial<Attachment>>(res);
+    await waitOnExecutionContext(ctx);
+    return read;
+  };
+
+  /** The form a browser sends for `bytes`, as bytes, with its content type. */
+  const encoded = async (bytes: Uint8Array) => {
+    const res = new Response(form(bytes, 'slow.bin', 'application/octet-stream'));
+    return { bytes: new Uint8Array(await res.arrayBuffer()), type: res.headers.get('content-type') ?? '' };
+  };
+
+  const rowsOf = async (ticketId: number) => (await env.DB.prepare('SELECT count(*) AS n FROM attachments WHERE ticket_id = ?1').bind(ticketId).first<{ n: number }>())?.n;
+
+  it('is stored when it takes longer than the timeout to arrive, but each piece comes in time', async () => {
+    const ticketId = await newTicket();
+    const file = new Uint8Array(200 * 1024).map((_, i) => i % 251);
+    const { bytes, type } = await encoded(file);
+    const body = trickle(bytes, 8, TIMEOUT_MS / 3);
+    const res = await send(ticketId, body, { 'content-type': type });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ bytes: file.length, sha256: await sha256(file) });
+    expect(body.sent.whole).toBe(true);
+    expect(await objectsOf(ticketId)).toBe(1);
+  });
+
+  it('answers 413 by its declared length before reading the body', async () => {
+    const ticketId = await newTicket();
+    const declared = ATTACHMENT_MAX_BYTES + 1024 * 1024;
+    const body = lazyBody(declared);
+    const res = await send(ticketId, body, { 'content-type': 'multipart/form-data; boundary=b', 'content-length': String(declared) });
+    expect(res.status, res.text).toBe(413);
+    expect(res.body.message).toBe('The file is larger than 25 MiB');
+    // At most what the streams between the client and the provider hold, never the body.
+    expect(body.state.pulled).toBeLessThan(4 * 1024 * 1024);
+    expect(await objectsOf(ticketId)).toBe(0);
+  });
+
+  it.each([
+    ['in its first R2 part', 2, 0],
+    ['after several R2 parts', 7, 0],
+    // Only the form's closing `--` and CRLF are missing: the file is whole and stored first.
+    ['after the file, before the form ends', 10, 4],
+  ])('keeps no object and no row when the body breaks off %s', async (_, breakAfter, withheld) => {
+    const ticketId = await newTicket();
+    // 12 MiB in ten pieces: parts of 5 MiB go to R2 as they fill.
+    const { bytes, type } = await encoded(new Uint8Array(12 * 1024 * 1024).fill(0x63));
+    const res = await send(ticketId, trickle(bytes.subarray(0, bytes.length - withheld), 10, 0, { breakAfter }), { 'content-type': type });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.errors?.file).toEqual(['The upload was cut short or malformed']);
+    expect(await objectsOf(ticketId)).toBe(0);
+    expect(await rowsOf(ticketId)).toBe(0);
+  });
+
+  it('keeps no object and no row when the body stops arriving and the Worker gives up with 504', async () => {
+    const ticketId = await newTicket();
+    const { bytes, type } = await encoded(new Uint8Array(6 * 1024 * 1024).fill(0x64));
+    const body = trickle(bytes, 4, TIMEOUT_MS * 4);
+    const res = await send(ticketId, body, { 'content-type': type });
+    expect(res.status).toBe(504);
+    // The provider stops reading it rather than storing it after the person was told it failed.
+    expect(await body.sent.settled).toBe('given up');
+    expect(await objectsOf(ticketId)).toBe(0);
+    expect(await rowsOf(ticketId)).toBe(0);
   });
 });
 

@@ -2,6 +2,7 @@ import { createExecutionContext, env } from 'cloudflare:test';
 import { describe, expect, inject, it } from 'vitest';
 import { MAX_REQUEST_BODY_BYTES } from '../../src/shared/constants';
 import { createApp } from '../../src/worker/index';
+import { trickle } from './slow-body';
 import { api, expectError, readJson, sleep } from './support';
 import {
   BIG_BODY_BYTES,
@@ -217,6 +218,44 @@ describe('failures and retries', () => {
     expect((await proxy(`count/${key}?hang=1`)).status).toBe(504);
     await sleep(TIMEOUT_MS * 2); // a retry after the timeout would show up here
     expect(await hitsOf(key)).toBe(1);
+  });
+});
+
+describe('an upload that arrives slowly', () => {
+  // An upload is streamed to its target (other bodies are read whole, against the 10 MB limit,
+  // before they are passed on). Longer in all than the timeout, each piece well within it.
+  const PIECES = 8;
+  const GAP_MS = TIMEOUT_MS / 3;
+  const uploadOf = (key: string) => `tickets/${key}/attachments`;
+
+  it('is not cut off with 504 while it still arrives', async () => {
+    const key = uniqueKey();
+    const bytes = new Uint8Array(64 * 1024).fill(0x62);
+    const res = await proxy(uploadOf(key), { method: 'POST', body: trickle(bytes, PIECES, GAP_MS) });
+    expect((await readJson<CountReply>(res)).body).toEqual({ key, hits: 1, bytes: bytes.length });
+  });
+
+  it('still gets 504 when the answer is slow once the body has arrived', async () => {
+    const key = uniqueKey();
+    const body = trickle(new Uint8Array(1024), PIECES, GAP_MS);
+    const res = await proxy(`${uploadOf(key)}?hang=1`, { method: 'POST', body });
+    expect((await expectError(res, 504)).message).toMatch(/did not answer/i);
+    expect(body.sent.whole).toBe(true);
+    expect(await hitsOf(key)).toBe(1);
+  });
+
+  it('gets 504 when the body stops arriving for as long as the timeout', async () => {
+    const key = uniqueKey();
+    const body = trickle(new Uint8Array(1024), 2, TIMEOUT_MS * 3);
+    await expectError(await proxy(uploadOf(key), { method: 'POST', body }), 504);
+    expect(body.sent.whole).toBe(false);
+  });
+
+  it('forwards its declared length', async () => {
+    const body = new TextEncoder().encode('{"slow":true}');
+    const { seen } = await echo('echo', { method: 'POST', headers: { 'content-length': String(body.length) }, body: trickle(body, 3, 10) });
+    expect(seen.headers['content-length']).toBe(String(body.length));
+    expect(seen.body).toBe('{"slow":true}');
   });
 });
 

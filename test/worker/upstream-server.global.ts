@@ -7,6 +7,7 @@
  *   status/<code>     that status with statusBody(code)
  *   count/<key>       counts the hit, drains the body; ?status=<code> answers that status,
  *                     ?hang=1 never answers; else 200 CountReply
+ *   tickets/<key>/attachments   the same as count/<key>, on the path the Worker streams as an upload
  *   hop               hop-by-hop headers, Set-Cookie and X-Custom
  *   text              a text/html body
  *   big               BIG_BODY_BYTES streamed in chunks
@@ -86,6 +87,7 @@ const handle = async (req: IncomingMessage, res: ServerResponse) => {
       return; // never answers; the socket closes when the caller gives up
     case 'status':
       return sendStatus(res, Number(rest[0]));
+    case 'tickets':
     case 'count': {
       const key = rest[0] ?? '';
       const count = (hits.get(key) ?? 0) + 1;

@@ -75,7 +75,10 @@ export class MultipartReader {
   /** Reads one more chunk onto the buffer; false when the body has ended. */
   private async fill() {
     if (this.ended) return false;
-    const { done, value } = await this.reader.read();
+    // A body that breaks off (its sender went away, or the Worker gave up on it) is cut short.
+    const { done, value } = await this.reader.read().catch(() => {
+      throw malformed();
+    });
     if (done) {
       this.ended = true;
       return false;
