@@ -9,6 +9,8 @@ import {
   apiLogin,
   browserPerFile,
   choose,
+  csvLines,
+  downloadText,
   drawer,
   drawerTitle,
   expectText,
@@ -17,6 +19,8 @@ import {
   screenshot,
   tableLoaded,
   tableRows,
+  toast,
+  toastText,
   todayUtc,
   uniqueTag,
 } from './fixtures';
@@ -218,5 +222,30 @@ describe('filters on a phone', () => {
     await tableLoaded(page, table);
     const count = set.split('&').length;
     await expectText(page.getByRole('button', { name: /^Filters/ }), `Filters${count}`);
+  });
+});
+
+describe('Export CSV', () => {
+  it("downloads the filter's entries ending with the end line, and says so when a download is cut off", async () => {
+    const person = await makeAccount('staff', 'Exporty');
+    const page = await chrome.open(LAPTOP);
+    await page.goto(`/audit/?entity=user&entityId=${person.id}`);
+    await heading(page, 'Audit log');
+    await tableLoaded(page, 'Audit log');
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const rows = csvLines(await downloadText(await downloading));
+    expect(rows[0]).toBe('id,at,actor_id,actor,action,entity,entity_id,changes,request_id');
+    expect(rows[1]).toContain(`,create,user,${person.id},`);
+    expect(rows.slice(2)).toEqual(['# end of export: 1 entry']);
+
+    // The same file with its end line lost on the way, as a connection closed early would leave it.
+    const whole = rows.slice(0, 2).map((row) => `${row}\r\n`).join('');
+    await page.route('**/api/v1/audit.csv*', (route) => route.fulfill({ status: 200, contentType: 'text/csv; charset=utf-8', body: whole }));
+    let saved = 0;
+    page.on('download', () => (saved += 1));
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    await expect.poll(() => toastText(toast(page, 'error', 'Export failed')), POLL).toContain('The download was cut off before the end, so nothing was saved');
+    expect(saved).toBe(0);
   });
 });
