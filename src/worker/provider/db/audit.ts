@@ -292,14 +292,14 @@ export const exportAudit = async (db: D1Database, query: AuditQuery) => {
   async function* chunks(): AsyncGenerator<AuditEntry[]> {
     let cursor: { at: string; id: number } | null = null;
     let sent = 0;
-    for (let read = 1; sent < entries; read++) {
-      if (read > needed) throw new Error(`audit export: ${sent} of ${entries} entries after ${needed} reads`);
+    for (let reading = 1; sent < entries; reading++) {
+      if (reading > needed) throw new Error(`audit export: ${sent} of ${entries} entries after ${needed} reads`);
       const { sql, params: values } = exportChunkSql(query, last, cursor, rows, chars);
-      const found = (await db.prepare(sql).bind(...values).all<AuditRow>()).results.map(toAuditEntry);
-      const end = found[found.length - 1];
+      const read = (await db.prepare(sql).bind(...values).all<AuditRow>()).results.map(toAuditEntry);
+      const end = read[read.length - 1];
       if (!end) throw new Error(`audit export: ${sent} of ${entries} entries, then none`);
-      sent += found.length;
-      yield found;
+      sent += read.length;
+      yield read;
       cursor = { at: end.at, id: end.id };
     }
     if (sent !== entries) throw new Error(`audit export: ${sent} entries sent, ${entries} counted`);
