@@ -10,14 +10,16 @@ import { withLocalEnv } from '../local-env';
 import { downloadBackup, restoreFile } from '../restore';
 import { serveBuilt } from '../serve';
 import { connectToWorker } from './inspector';
-import { SCALE_STATE_DIR } from './provider';
-import { median, type BenchRow } from './stats';
+import { SCALE_STATE_DIR, adminToken } from './provider';
+import { median, percentile, type BenchRow } from './stats';
 
 const PORT = 9718;
 const INSPECTOR_PORT = 9716;
 const RESTORE_STATE_DIR = 'bench/.restore-state';
 const MEMORY_BUDGET_MB = 64;
 const MIN_READINGS = 20;
+/** Saves timed during the backup below which the longest and p95 say little. */
+const MIN_WRITES = 50;
 const MB = 1024 * 1024;
 
 /** Process ids of the workerd processes this process started. */
@@ -76,25 +78,30 @@ const cpuMs = (pid: string) => {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 };
 
+const BASE = `http://127.0.0.1:${PORT}`;
+
 /**
- * Small writes, one after another, for as long as `running()`, each timed: how long a write
- * waits while a backup runs. They touch only the empty backup_lock table, so the data is unchanged.
+ * Ticket edits through the Worker's HTTP API, one after another, for as long as `running()`, each
+ * timed: how long a person's save waits while a backup runs. Each renames the first ticket, in
+ * turn to one of two titles, with its audit entry, as a save from the ticket form does.
  */
-const probeWrites = async (db: D1Database, running: () => boolean) => {
+const probeWrites = async (running: () => boolean) => {
+  const token = await adminToken(BASE);
   const waits: number[] = [];
-  let failed = 0;
-  while (running()) {
+  const refused: number[] = [];
+  for (let i = 0; running(); i++) {
     const start = performance.now();
-    try {
-      await db.batch([db.prepare("INSERT INTO backup_lock (token, expires_at) VALUES ('bench-probe', 0)"), db.prepare("DELETE FROM backup_lock WHERE token = 'bench-probe'")]);
-      waits.push(performance.now() - start);
-    } catch {
-      // Miniflare's proxy to the local D1 now and then drops a call: that write tells nothing.
-      failed += 1;
-    }
+    const res = await fetch(`${BASE}/api/v1/tickets/1`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: `Write probe ${i % 2}` }),
+    });
+    await res.arrayBuffer();
+    if (res.ok) waits.push(performance.now() - start);
+    else refused.push(res.status);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  return { waits, failed };
+  return { waits, refused };
 };
 
 interface RunRow {
@@ -141,13 +148,13 @@ export const scheduledBackup = async (stateDir: string, measure = false) => {
     };
     let running = true;
     const start = performance.now();
-    const probing = measure ? probeWrites(db, () => running) : Promise.resolve({ waits: [], failed: 0 });
+    const probing = measure ? probeWrites(() => running) : Promise.resolve({ waits: [], refused: [] });
     const { growth } = await peaksDuring({ heap: () => worker?.heapUsed() ?? 0, rss: () => statusKb(pid, 'VmRSS') }, 50, run().finally(() => (running = false)));
     const seconds = (performance.now() - start) / 1000;
-    const { waits, failed } = await probing;
+    const { waits, refused } = await probing;
     const last = await newest();
     if (last?.status !== 'done') throw new Error(`the backup ended ${last?.status ?? 'without a run'}`);
-    return { seconds, heap: growth.heap, rss: growth.rss, invocations, run: last, waits, failedWrites: failed };
+    return { seconds, heap: growth.heap, rss: growth.rss, invocations, run: last, waits, refused };
   } finally {
     worker?.close();
     await mf.dispose();
@@ -193,7 +200,7 @@ const notMeasured = (figure: string, budget: string, why: string): BenchRow => (
 
 /** The backup at 100,000 tickets and 1,000,000 time entries: time, steps, memory, writes waiting, and a full restore. */
 export const benchBackup = async (): Promise<BenchRow[]> => {
-  const { seconds, heap, rss, invocations, run, waits, failedWrites } = await scheduledBackup(SCALE_STATE_DIR, true);
+  const { seconds, heap, rss, invocations, run, waits, refused } = await scheduledBackup(SCALE_STATE_DIR, true);
   const backup = await newestBackup(SCALE_STATE_DIR);
   const folder = await mkdtemp(path.join(tmpdir(), 'staff-app-bench-restore-'));
   try {
@@ -227,15 +234,16 @@ export const benchBackup = async (): Promise<BenchRow[]> => {
         value: maxCpu,
         detail: "an upper bound: the process also runs the D1 and R2 simulators' work",
       },
-      waits.length
+      waits.length >= MIN_WRITES
         ? {
-            figure: 'how long a write waits while that backup runs (longest; median)',
-            measured: `${(maxWait / 1000).toFixed(2)} s; ${median(waits).toFixed(0)} ms (${waits.length} writes${failedWrites ? `, ${failedWrites} lost by the proxy` : ''}; the copying transaction took ${(run.copy_ms / 1000).toFixed(2)} s)`,
-            budget: 'reported',
-            pass: true,
+            figure: 'how long a ticket save through the API waits while that backup runs (longest; p95; median)',
+            measured: `${(maxWait / 1000).toFixed(2)} s; ${percentile(waits, 95).toFixed(0)} ms; ${median(waits).toFixed(0)} ms (${waits.length} saves${refused.length ? `, ${refused.length} refused: ${[...new Set(refused)].join(', ')}` : ''}; the copying transaction took ${(run.copy_ms / 1000).toFixed(2)} s)`,
+            budget: 'reported; none refused',
+            pass: refused.length === 0,
             value: maxWait,
+            detail: 'PATCH tickets/1 through the Worker, one after another 20 ms apart, for the whole backup',
           }
-        : notMeasured('how long a write waits while that backup runs', 'reported', 'no write came back'),
+        : notMeasured('how long a ticket save waits while that backup runs', 'reported', `${waits.length} of ${MIN_WRITES} saves came back`),
       // A reading the isolate could not answer while busy would hide the peak: too few is not a reading.
       heap.samples >= MIN_READINGS
         ? {
