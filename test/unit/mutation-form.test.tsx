@@ -8,6 +8,8 @@ import { TextField, TextareaField } from '../../src/client/lib/form/fields';
 import { MutationForm } from '../../src/client/lib/form/MutationForm';
 import { SubmitButton } from '../../src/client/lib/form/SubmitButton';
 import type { Mutation } from '../../src/client/lib/form/use-mutation';
+import type { EditedRecord } from '../../src/client/lib/form/MutationForm';
+import { emitLive } from '../../src/client/lib/live/bus';
 
 // The one way the app writes, as people meet it: Mantine fields in a MutationForm, real toasts,
 // and errors shaped as the provider sends them (ApiError carries the parsed body).
@@ -33,7 +35,10 @@ const deferred = <T,>() => {
   return { promise, resolve, reject };
 };
 
-const renderForm = (mutation: Mutation<Values, Saved>, options: { version?: number; draftKey?: string } = {}) =>
+// A test of its own record id reads its own history: SWR would take another test's recent read of the same address for this one's.
+type RecordOptions = Partial<Pick<EditedRecord<Values, Saved>, 'id' | 'read' | 'row' | 'onReload'>>;
+
+const renderForm = (mutation: Mutation<Values, Saved>, options: { version?: number; draftKey?: string; record?: RecordOptions } = {}) =>
   render(
     <MantineProvider>
       <Toaster />
@@ -44,7 +49,7 @@ const renderForm = (mutation: Mutation<Values, Saved>, options: { version?: numb
         record={
           options.version === undefined
             ? undefined
-            : { entity: 'company', id: 5, version: options.version, valuesOf: ({ name, note }) => ({ name, note }) }
+            : { entity: 'company', id: 5, version: options.version, valuesOf: ({ name, note }) => ({ name, note }), ...options.record }
         }
       >
         {({ submitting }) => (
@@ -163,6 +168,8 @@ describe('MutationForm', () => {
     const notice = await screen.findByTestId('conflict-notice');
     expect(send).toHaveBeenLastCalledWith({ name: 'Mine', note: 'my note' }, 3);
     await waitFor(() => expect(notice).toHaveTextContent('Sam Smith saved a newer version'));
+    expect(notice).toHaveTextContent('Your save was held back so it would not overwrite theirs; your changes are still below.');
+    expect(notice).toHaveTextContent('What they changed:Name: Acme → changed to Acme Corp');
     expect(fetchMock.mock.calls[0]?.[0]).toContain('audit?entity=company&entityId=5');
     expect(screen.getByRole('textbox', { name: 'Name' })).toHaveValue('Mine');
     expect(screen.getByRole('textbox', { name: 'Note' })).toHaveValue('my note');
@@ -176,12 +183,34 @@ describe('MutationForm', () => {
 
   it('an edit sends only the changed fields; an overwrite keeps their other changes and sends the value picked for a field both changed', async () => {
     fetchMock.mockImplementation(async () => Response.json({ items: [], total: 0, page: 1, pageSize: 1 }));
-    // They changed both fields meanwhile; this person changed only the name.
+    // They changed both fields meanwhile; this person changed both too, and keeps their own note.
     const theirs: Saved = { id: 5, version: 4, name: 'Acme Corp', note: 'their note' };
     const send = vi
       .fn<Mutation<Values, Saved>['send']>()
       .mockRejectedValueOnce(new ApiError(412, 'Precondition Failed', theirs))
-      .mockResolvedValueOnce({ id: 5, version: 5, name: 'Acme Corp', note: 'their note' });
+      .mockResolvedValueOnce({ id: 5, version: 5, name: 'Acme Corp', note: 'my note' });
+    renderForm(mutationWith(send), { version: 3 });
+    type('Name', 'Mine');
+    type('Note', 'my note');
+    save();
+    const notice = await screen.findByTestId('conflict-notice');
+    expect(send).toHaveBeenLastCalledWith({ name: 'Mine', note: 'my note' }, 3);
+    fireEvent.click(within(within(notice).getByRole('radiogroup', { name: 'Name' })).getByRole('radio', { name: 'Theirs: Acme Corp' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Overwrite with mine' }));
+    await waitFor(() => expect(send).toHaveBeenCalledTimes(2));
+    expect(send).toHaveBeenLastCalledWith({ note: 'my note' }, 4);
+    await waitFor(() => expect(screen.queryByTestId('conflict-notice')).toBeNull());
+    expect(screen.getByLabelText('Name')).toHaveValue('Acme Corp');
+    expect(screen.getByLabelText('Note')).toHaveValue('my note');
+  });
+
+  it('an overwrite that gives every field to them writes nothing: the form takes their version', async () => {
+    fetchMock.mockImplementation(async () => Response.json({ items: [], total: 0, page: 1, pageSize: 1 }));
+    // They changed both fields meanwhile; this person changed only the name.
+    const theirs: Saved = { id: 5, version: 4, name: 'Acme Corp', note: 'their note' };
+    const send = vi
+      .fn<Mutation<Values, Saved>['send']>()
+      .mockRejectedValueOnce(new ApiError(412, 'Precondition Failed', theirs));
     renderForm(mutationWith(send), { version: 3 });
     type('Name', 'Mine');
     save();
@@ -195,10 +224,9 @@ describe('MutationForm', () => {
     expect(within(notice).queryByRole('radiogroup', { name: 'Note' })).toBeNull();
     fireEvent.click(within(name).getByRole('radio', { name: 'Theirs: Acme Corp' }));
     fireEvent.click(screen.getByRole('button', { name: 'Overwrite with mine' }));
-    await waitFor(() => expect(send).toHaveBeenCalledTimes(2));
-    expect(send).toHaveBeenLastCalledWith({}, 4);
     await waitFor(() => expect(screen.queryByTestId('conflict-notice')).toBeNull());
-    // The form starts again from the saved record, their values included.
+    // No empty PATCH (a comment's schema would refuse one): the form is theirs, to edit from their version.
+    expect(send).toHaveBeenCalledTimes(1);
     expect(screen.getByLabelText('Name')).toHaveValue('Acme Corp');
     expect(screen.getByLabelText('Note')).toHaveValue('their note');
   });
@@ -215,6 +243,62 @@ describe('MutationForm', () => {
     await waitFor(() => expect(screen.getByLabelText('Name')).toHaveValue('Theirs'));
     expect(screen.getByLabelText('Note')).toHaveValue('their note');
     expect(screen.queryByTestId('conflict-notice')).toBeNull();
+  });
+
+  it("a colleague's save while the form is dirty shows the notice at once: nothing saved yet, the typing kept, what they changed", async () => {
+    fetchMock.mockImplementation(async () =>
+      Response.json({
+        items: [{ id: 1, at: '2026-11-23T10:00:00Z', actorId: 2, actorName: 'Sam Smith', action: 'update', entity: 'company', entityId: 6, changes: { name: ['Acme', 'Acme Corp'] }, requestId: null }],
+        total: 1,
+        page: 1,
+        pageSize: 1,
+      }),
+    );
+    const read = vi.fn(async () => ({ id: 5, version: 4, name: 'Acme Corp', note: '' }));
+    renderForm(mutationWith(vi.fn()), { version: 3, record: { id: 6, read } });
+    type('Note', 'typed meanwhile');
+    act(() => emitLive({ type: 'changed', entity: 'company', id: 6, version: 4, action: 'update', actorId: 2, actorName: 'Sam Smith', at: '2026-11-23T10:00:00Z' }));
+    const notice = await screen.findByTestId('conflict-notice');
+    await waitFor(() => expect(notice).toHaveTextContent('Sam Smith saved a newer version'));
+    expect(notice).toHaveTextContent('You have not saved yet, and what you typed is still below.');
+    expect(notice).not.toHaveTextContent('not saved and');
+    expect(notice).toHaveTextContent('What they changed:Name: Acme → changed to Acme Corp');
+    expect(screen.getByLabelText('Note')).toHaveValue('typed meanwhile');
+  });
+
+  it("a row's form (a ticket's comment) checks its own version on the ticket's events, and names the entry that saved it", async () => {
+    fetchMock.mockImplementation(async () =>
+      Response.json({
+        items: [
+          // The newest edit is of another comment on the ticket; the one before saved this one.
+          { id: 9, at: '2026-11-23T10:05:00Z', actorId: 3, actorName: 'Kim Other', action: 'comment_edit', entity: 'ticket', entityId: 7, changes: { note: ['x', 'another comment'] }, requestId: null },
+          { id: 8, at: '2026-11-23T10:00:00Z', actorId: 2, actorName: 'Sam Smith', action: 'comment_edit', entity: 'ticket', entityId: 7, changes: { note: ['', 'their words'] }, requestId: null },
+        ],
+        total: 2,
+        page: 1,
+        pageSize: 20,
+      }),
+    );
+    const read = vi.fn(async () => ({ id: 5, version: 4, name: 'Acme', note: 'their words' }));
+    renderForm(mutationWith(vi.fn()), { version: 3, record: { id: 7, read, row: { action: 'comment_edit' } } });
+    type('Note', 'my words');
+    // The ticket's own version is older than the comment's: no reason to skip the check.
+    act(() => emitLive({ type: 'changed', entity: 'company', id: 7, version: 1, action: 'comment_edit', actorId: 2, actorName: 'Sam Smith', at: '2026-11-23T10:00:00Z' }));
+    const notice = await screen.findByTestId('conflict-notice');
+    await waitFor(() => expect(notice).toHaveTextContent('Sam Smith saved a newer version'));
+    expect(fetchMock.mock.calls[0]?.[0]).toContain('action=comment_edit');
+    expect(within(notice).getByTestId('change-list')).toHaveTextContent('Note: — → changed to their words');
+    expect(screen.getByRole('textbox', { name: 'Note' })).toHaveValue('my words');
+  });
+
+  it("a clean row form takes the colleague's version quietly", async () => {
+    const read = vi.fn(async () => ({ id: 5, version: 4, name: 'Acme', note: 'their words' }));
+    const onReload = vi.fn();
+    renderForm(mutationWith(vi.fn()), { version: 3, record: { id: 8, read, onReload, row: { action: 'comment_edit' } } });
+    act(() => emitLive({ type: 'changed', entity: 'company', id: 8, version: 1, action: 'comment_edit', actorId: 2, actorName: 'Sam Smith', at: '2026-11-23T10:00:00Z' }));
+    await waitFor(() => expect(onReload).toHaveBeenCalledWith({ id: 5, version: 4, name: 'Acme', note: 'their words' }));
+    expect(screen.queryByTestId('conflict-notice')).toBeNull();
+    expect(screen.queryByTestId('updated-by')).toBeNull();
   });
 
   it('keeps a draft of long text in session storage until it is saved, and restores it', async () => {

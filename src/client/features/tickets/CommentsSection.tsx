@@ -1,4 +1,5 @@
 import { Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import { commentSchema, type CommentPayload } from '../../../shared/schemas/tickets';
 import type { TicketComment } from '../../../shared/types';
 import { formatDateTime } from '../../lib/format';
@@ -9,7 +10,7 @@ import { SubmitButton } from '../../lib/form/SubmitButton';
 import { validateWith } from '../../lib/form/validate';
 import { MutationForm } from '../../lib/form/MutationForm';
 import type { Mutation } from '../../lib/form/use-mutation';
-import { addComment, deleteComment, editComment, useComments } from './api';
+import { addComment, deleteComment, editComment, fetchComment, useComments } from './api';
 import { CommentFiles } from './CommentFiles';
 import { CorrectionActions, useMayCorrect } from './CorrectionActions';
 
@@ -18,8 +19,16 @@ const EMPTY: CommentPayload = { body: '' };
 
 const valuesOf = (comment: TicketComment): CommentPayload => ({ body: comment.body });
 
+const COMMENT_ROW = { action: 'comment_edit' } as const;
 function CommentEditForm({ comment, onSaved }: { comment: TicketComment; onSaved: () => unknown }) {
+/**
+ * The correction of one comment, from the version it opened with: a colleague's save meanwhile
+ * re-reads into a clean form, and shows a dirty one the conflict notice with the typing kept.
+ */
   const save: Mutation<CommentPayload, TicketComment> = {
+  // The version being edited. The list re-reads as others save; following it would start the form
+  // again over what was typed, so only the live check or the notice moves this on.
+  const [shown, setShown] = useState(comment);
     send: (values, ifMatch) => editComment(comment.ticketId, comment.id, values, ifMatch),
     success: () => ['Comment edited'],
     failure: 'Comment not edited',
@@ -29,8 +38,16 @@ function CommentEditForm({ comment, onSaved }: { comment: TicketComment; onSaved
     <MutationForm<CommentPayload, TicketComment>
       mutation={save}
       validate={validate}
-      initialValues={valuesOf(comment)}
-      record={{ entity: 'ticket', id: comment.ticketId, version: comment.version, valuesOf }}
+      initialValues={valuesOf(shown)}
+      record={{
+        entity: 'ticket',
+        id: comment.ticketId,
+        version: shown.version,
+        valuesOf,
+        row: COMMENT_ROW,
+        read: () => fetchComment(comment.ticketId, comment.id),
+        onReload: setShown,
+      }}
     >
       {({ submitting }) => (
         <Stack gap="xs">

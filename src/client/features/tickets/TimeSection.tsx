@@ -1,4 +1,5 @@
 import { Badge, Group, SimpleGrid, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { useState } from 'react';
 import { timeEntrySchema, updateTimeEntrySchema, type TimeEntryChanges, type TimeEntryPayload } from '../../../shared/schemas/tickets';
 import type { TimeEntry } from '../../../shared/types';
 import { formatDate, formatMinutes } from '../../lib/format';
@@ -9,7 +10,7 @@ import { validateWith } from '../../lib/form/validate';
 import { today } from '../../lib/today';
 import { MutationForm } from '../../lib/form/MutationForm';
 import type { Mutation } from '../../lib/form/use-mutation';
-import { addTimeEntry, deleteTimeEntry, editTimeEntry, useTimeEntries } from './api';
+import { addTimeEntry, deleteTimeEntry, editTimeEntry, fetchTimeEntry, useTimeEntries } from './api';
 import { CorrectionActions, useMayCorrect } from './CorrectionActions';
 
 const validate = validateWith(timeEntrySchema);
@@ -31,8 +32,15 @@ function TimeFields({ submitting, label }: { submitting?: boolean; label: string
 
 const valuesOf = (entry: TimeEntry): TimeEntryChanges => ({ workDate: entry.workDate, minutes: entry.minutes, note: entry.note, billable: entry.billable });
 
-/** The correction of one entry, sent from the version shown: a 412 offers theirs or mine. */
+const TIME_ROW = { action: 'time_edit' } as const;
+
+/**
+ * The correction of one entry, sent from the version it opened with: a colleague's save meanwhile
+ * re-reads into a clean form, and shows a dirty one the conflict notice (theirs or mine) at once.
+ */
 function TimeEntryEditForm({ entry, onSaved }: { entry: TimeEntry; onSaved: () => unknown }) {
+  // The version being edited: following the re-read list would start the form again over the typing.
+  const [shown, setShown] = useState(entry);
   const save: Mutation<TimeEntryChanges, TimeEntry> = {
     send: (changes, ifMatch) => editTimeEntry(entry.ticketId, entry.id, changes, ifMatch),
     success: (saved) => ['Time corrected', formatMinutes(saved.minutes)],
@@ -43,8 +51,16 @@ function TimeEntryEditForm({ entry, onSaved }: { entry: TimeEntry; onSaved: () =
     <MutationForm<TimeEntryChanges, TimeEntry>
       mutation={save}
       validate={validateChanges}
-      initialValues={valuesOf(entry)}
-      record={{ entity: 'ticket', id: entry.ticketId, version: entry.version, valuesOf }}
+      initialValues={valuesOf(shown)}
+      record={{
+        entity: 'ticket',
+        id: entry.ticketId,
+        version: shown.version,
+        valuesOf,
+        row: TIME_ROW,
+        read: () => fetchTimeEntry(entry.ticketId, entry.id),
+        onReload: setShown,
+      }}
     >
       {({ submitting }) => <TimeFields submitting={submitting} label="Save time" />}
     </MutationForm>

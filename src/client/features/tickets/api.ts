@@ -29,3 +29,15 @@ export const editTimeEntry = (id: number, entryId: number, changes: TimeEntryCha
   callApi('PATCH /tickets/:id/time-entries/:entryId', { params: { id, entryId }, body: changes, ifMatch });
 export const deleteTimeEntry = (id: number, entryId: number, ifMatch: number) =>
   callApi('DELETE /tickets/:id/time-entries/:entryId', { params: { id, entryId }, ifMatch });
+
+/** One row of a ticket's list as it now is; an error once it has been deleted. */
+const rowOf = <T extends { id: number }>(items: readonly T[], id: number, noun: string) => {
+  const row = items.find((item) => item.id === id);
+  if (!row) throw new Error(`${noun} was deleted`);
+  return row;
+};
+/** A comment or time entry as it now is, from its ticket's list (they have no address of their own to read). */
+export const fetchComment = async (id: number, commentId: number) =>
+  rowOf((await callApi('GET /tickets/:id/comments', { params: { id } })).items, commentId, 'Comment');
+export const fetchTimeEntry = async (id: number, entryId: number) =>
+  rowOf((await callApi('GET /tickets/:id/time-entries', { params: { id } })).items, entryId, 'Time entry');

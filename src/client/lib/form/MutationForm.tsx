@@ -1,9 +1,9 @@
 import type { FormApi, ValidationErrors } from 'final-form';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Form, type FormRenderProps } from 'react-final-form';
-import type { AuditEntity } from '../../../shared/types';
+import type { AuditAction, AuditEntity } from '../../../shared/types';
 import type { ValueFormats } from '../audit/describe';
-import { clashesOf, overwriteOf, patchOf, type Choice, type FormValues } from './changes';
+import { changedFields, clashesOf, overwriteOf, patchOf, writesNothing, type Choice, type FormValues } from './changes';
 import { RecordPresence } from '../live/RecordPresence';
 import { useLiveRecord } from '../live/use-live-record';
 import { ConflictNotice } from './ConflictNotice';
@@ -24,6 +24,12 @@ export interface EditedRecord<V, R> {
   formats?: ValueFormats;
   /** Reads the record (by its id) as it now is, when someone else saves it while the form is open. */
   read?: (id: number) => Promise<R>;
+  /**
+   * A row inside the record, such as a ticket's comment or time entry: `entity` and `id` are the
+   * record's (presence and live events are per ticket), `version` and `read` the row's own, and
+   * `action` the history entries the row's saves write.
+   */
+  row?: { action: AuditAction };
 }
 
 interface MutationFormProps<V extends object, R> {
@@ -37,6 +43,10 @@ interface MutationFormProps<V extends object, R> {
   next?: (saved: V) => Partial<V>;
   children: (props: FormRenderProps<V>) => ReactNode;
 }
+
+/** What they changed, field by field, from the values the form was loaded with. */
+const changesOf = (loaded: FormValues, theirs: FormValues) =>
+  Object.fromEntries(changedFields(loaded, theirs).map((field): [string, [unknown, unknown]] => [field, [loaded[field], theirs[field]]]));
 
 /** Text of the draft fields that differs from what the form started with. */
 const draftOf = <V extends object>(form: FormApi<V>, fields: readonly string[]): Draft => {
@@ -99,6 +109,16 @@ export function MutationForm<V extends object, R>({ mutation, initialValues, val
   const [choices, setChoices] = useState<Partial<Record<string, Choice>>>({});
   const theirs = record && save.conflict !== null ? (record.valuesOf(save.conflict) as FormValues) : null;
 
+  /** "Reload their version": the form shows the record as they saved it, and edits from there. */
+  const takeTheirs = (form: FormApi<V>) => {
+    const current = save.acceptTheirs();
+    if (current === null || !record) return;
+    if (draft) clearDraft(draft.key);
+    setChoices({});
+    form.restart(record.valuesOf(current));
+    record.onReload?.(current);
+  };
+
   const settle = (form: FormApi<V>, values: V, result: R) => {
     if (draft) clearDraft(draft.key);
     // Only the changed fields went out: the saved record holds everyone's, so the form starts from it.
@@ -131,20 +151,21 @@ export function MutationForm<V extends object, R>({ mutation, initialValues, val
             <ConflictNotice
               entity={record.entity}
               entityId={record.id}
+              row={record.row ? { action: record.row.action, changes: changesOf((props.form.getState().initialValues ?? {}) as FormValues, theirs) } : undefined}
+              refused={save.refused}
               formats={record.formats}
               busy={props.submitting === true}
               clashes={clashesOf((props.form.getState().initialValues ?? {}) as FormValues, props.values as FormValues, theirs)}
               choices={choices}
               onChoose={(field, choice) => setChoices((all) => ({ ...all, [field]: choice }))}
-              onReload={() => {
-                const current = save.acceptTheirs();
-                if (current === null) return;
-                if (draft) clearDraft(draft.key);
-                setChoices({});
-                props.form.restart(record.valuesOf(current));
-                record.onReload?.(current);
-              }}
+              onReload={() => takeTheirs(props.form)}
               onOverwrite={() => {
+                // Every field of theirs kept: nothing of this person's is left to write over them.
+                const loaded = (props.form.getState().initialValues ?? {}) as FormValues;
+                if (writesNothing(overwriteOf(loaded, props.values as FormValues, theirs, choices))) {
+                  takeTheirs(props.form);
+                  return;
+                }
                 overwriting.current = true;
                 void props.form.submit();
               }}

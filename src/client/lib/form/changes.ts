@@ -39,6 +39,9 @@ export const patchOf = (loaded: FormValues, mine: FormValues, leaveOut: readonly
   ...Object.fromEntries(changedFields(loaded, mine).filter((field) => !leaveOut.includes(field)).map((field) => [field, sendable(loaded[field], mine[field])])),
 });
 
+/** Whether a PATCH body holds no change at all, only the record's identity. */
+export const writesNothing = (body: FormValues) => Object.keys(body).every((field) => ALWAYS_SENT.includes(field));
+
 /** The fields both the person and the other saver changed, each to a different value. */
 export const clashesOf = (loaded: FormValues, mine: FormValues, theirs: FormValues): Clash[] =>
   changedFields(loaded, mine)

@@ -64,6 +64,8 @@ export function useMutation<V, R>(mutation: Mutation<V, R>, version?: number) {
   const errorToast = useRef<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [conflict, setConflict] = useState<R | null>(null);
+  // Whether the conflict refused a save (412), or was seen before any save (a live change).
+  const [refused, setRefused] = useState(false);
   // The version to send; it follows the record the form was loaded with until a conflict or save moves it.
   const [own, setOwn] = useState({ loaded: version, current: version });
   const base = own.loaded === version ? own.current : version;
@@ -80,6 +82,7 @@ export function useMutation<V, R>(mutation: Mutation<V, R>, version?: number) {
     try {
       const result = await mutation.send(body, ifMatch);
       setConflict(null);
+      setRefused(false);
       setOwn({ loaded: version, current: versionOf(result) ?? ifMatch });
       settle?.(result);
       if (errorToast.current !== null) notify.dismiss(errorToast.current);
@@ -91,6 +94,7 @@ export function useMutation<V, R>(mutation: Mutation<V, R>, version?: number) {
       const current = conflictRecord(caught) as R | null;
       if (current !== null) {
         setConflict(current);
+        setRefused(true);
         return { kind: 'conflict', current, errors: { [FORM_ERROR]: CONFLICT_MESSAGE } };
       }
       const error = asError(caught);
@@ -106,8 +110,10 @@ export function useMutation<V, R>(mutation: Mutation<V, R>, version?: number) {
 
   return {
     busy,
-    /** The record as someone else saved it, after a 412; null otherwise. */
+    /** The record as someone else saved it, after a 412 or a live change; null otherwise. */
     conflict,
+    /** Whether a save was refused over the conflict (412), rather than it showing before any save. */
+    refused,
     /** Runs the mutation with the record's current version. */
     run: (values: V, settle?: (result: R) => void, body?: V) => attempt(values, base, settle, body),
     /** After a conflict: sends these values (or `body`) again over the other person's version. */
@@ -119,6 +125,7 @@ export function useMutation<V, R>(mutation: Mutation<V, R>, version?: number) {
       if (conflict === null) return null;
       setOwn({ loaded: version, current: versionOf(conflict) ?? base });
       setConflict(null);
+      setRefused(false);
       return conflict;
     },
   };
