@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { THEME_STORAGE_KEY } from '../../src/client/lib/constants';
 import type { Attachment } from '../../src/shared/schemas/attachments';
 import type { Ticket } from '../../src/shared/types';
-import { DESKTOP, PHONE, POLL, TINY_PNG, adminApi, adminAttach, apiResponse, browserPerFile, drawer, makeAccount, screenshot, toast, uniqueTag } from './fixtures';
+import { DESKTOP, PHONE, POLL, TINY_PNG, adminApi, adminAttach, apiResponse, browserPerFile, drawer, makeAccount, screenshot, settled, toast, uniqueTag } from './fixtures';
 
 const chrome = browserPerFile();
 
@@ -124,10 +124,40 @@ describe('attachments', () => {
 
     const page = await chrome.open();
     await openTicket(page, ticket.id);
+    let deletes = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'DELETE' && request.url().endsWith(`/attachments/${mine.id}`)) deletes += 1;
+    });
+    const deleteButton = files(page).filter({ hasText: mine.name }).getByRole('button', { name: `Delete ${mine.name}` });
+    // Asked first, naming the file, as a comment's Delete is; Cancel keeps it.
+    await deleteButton.click();
+    const confirm = page.getByRole('dialog', { name: `Delete ${mine.name}?` });
+    await settled(confirm);
+    await screenshot(page, 'attachments-delete-confirm-desktop');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(deletes).toBe(0);
+    await files(page).filter({ hasText: mine.name }).waitFor();
+    expect((await adminApi<{ items: Attachment[] }>(`tickets/${ticket.id}/attachments`)).items.map((file) => file.id)).toEqual([mine.id]);
+
     const deleted = apiResponse(page, new RegExp(`^attachments/${mine.id}$`), 'DELETE');
-    await files(page).filter({ hasText: mine.name }).getByRole('button', { name: `Delete ${mine.name}` }).click();
+    await deleteButton.click();
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
     expect((await deleted).status()).toBe(204);
     await toast(page, 'success', 'File deleted').waitFor();
     await drawer(page).getByText('No files yet.').waitFor();
+  });
+
+  it.each(['light', 'dark'])('asks before deleting a file at phone width (%s)', async (theme) => {
+    const ticket = await makeTicket();
+    const file = await adminAttach(ticket.id, new TextEncoder().encode('notes'), `notes-${uniqueTag()}.txt`);
+    const page = await chrome.open(PHONE);
+    await page.addInitScript(([key, value]) => localStorage.setItem(key, value), [THEME_STORAGE_KEY, theme] as const);
+    await openTicket(page, ticket.id);
+    await files(page).filter({ hasText: file.name }).getByRole('button', { name: `Delete ${file.name}` }).click();
+    const confirm = page.getByRole('dialog', { name: `Delete ${file.name}?` });
+    await confirm.getByRole('button', { name: 'Cancel' }).waitFor();
+    await settled(confirm);
+    await screenshot(page, `attachments-delete-confirm-phone-${theme}`);
   });
 });

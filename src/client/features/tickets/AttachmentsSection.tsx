@@ -1,14 +1,17 @@
 import { Anchor, Button, FileButton, Group, Image, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { useEffect, useEffectEvent } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { isImageType, type Attachment } from '../../../shared/schemas/attachments';
 import { useAuth } from '../../lib/auth-store';
 import { apiDownload } from '../../lib/download';
 import { formatDateTime } from '../../lib/format';
+import { useAction } from '../../lib/form/use-mutation';
 import { useCan } from '../../lib/permissions';
-import { notify } from '../../lib/toast/notify';
+import { ConfirmDialog } from '../../lib/ui/ConfirmDialog';
 import { useDownload } from '../../lib/use-download';
 import { contentPath, deleteAttachment, useAttachments, useObjectUrl } from './attachments-api';
 import { UploadProgress, useUploads } from './use-uploads';
+import { AttachmentPreview, canPreview } from './AttachmentPreview';
+import { nameScreenshots } from './screenshot-name';
 import classes from './attachments.module.css';
 
 const UNITS = ['bytes', 'KB', 'MB', 'GB'];
@@ -28,14 +31,17 @@ function Thumbnail({ file }: { file: Attachment }) {
 }
 
 export function AttachmentRow({ file, onDelete, showComment = true }: { file: Attachment; onDelete: (() => void) | null; showComment?: boolean }) {
-  const { start } = useDownload('Download failed');
+  const { start, busy } = useDownload('Download failed');
   const download = () => void start(() => apiDownload(contentPath(file.id), file.name));
+  // Images and PDFs open in a preview with Download beside it; other files download at once.
+  const [previewing, setPreviewing] = useState(false);
+  const previewable = canPreview(file);
   return (
     <Paper withBorder p="xs" component="li" className={classes.row}>
       <Group wrap="nowrap" gap="sm" align="center">
         {isImageType(file.contentType) ? <Thumbnail file={file} /> : null}
         <Stack gap={0} className={classes.grow}>
-          <Anchor component="button" type="button" onClick={download} className={classes.name}>
+          <Anchor component="button" type="button" onClick={previewable ? () => setPreviewing(true) : download} className={classes.name} aria-haspopup={previewable ? 'dialog' : undefined}>
             {file.name}
           </Anchor>
           <Text size="xs" c="dimmed">
@@ -49,6 +55,7 @@ export function AttachmentRow({ file, onDelete, showComment = true }: { file: At
           </Button>
         ) : null}
       </Group>
+      {previewable ? <AttachmentPreview file={file} opened={previewing} onClose={() => setPreviewing(false)} onDownload={download} downloading={busy} /> : null}
     </Paper>
   );
 }
@@ -65,7 +72,7 @@ export function AttachmentsSection({ ticketId }: { ticketId: number }) {
     const files = Array.from(event.clipboardData?.files ?? []);
     if (!files.length) return;
     event.preventDefault();
-    send(files);
+    send(nameScreenshots(files));
   });
   useEffect(() => {
     const onPaste = (event: globalThis.ClipboardEvent) => onWindowPaste(event);
@@ -74,15 +81,17 @@ export function AttachmentsSection({ ticketId }: { ticketId: number }) {
   }, []);
 
 
-  const remove = (file: Attachment) => {
-    deleteAttachment(file.id).then(
-      () => {
-        notify.success('File deleted', file.name);
-        void attachments.mutate();
-      },
-      (error: Error) => notify.error('File not deleted', error.message),
-    );
-  };
+  // A file is asked about before it goes, as a comment is: the bytes do not come back.
+  const [doomed, setDoomed] = useState<Attachment | null>(null);
+  const deletion = useAction<Attachment, unknown>({
+    send: (file) => deleteAttachment(file.id),
+    success: (_, file) => ['File deleted', file.name],
+    failure: 'File not deleted',
+    onSuccess: () => {
+      setDoomed(null);
+      return attachments.mutate();
+    },
+  });
 
   return (
     <Stack gap="sm">
@@ -115,10 +124,19 @@ export function AttachmentsSection({ ticketId }: { ticketId: number }) {
       {attachments.data?.items.length ? (
         <Stack gap="xs" component="ul" className={classes.list} aria-label="Files">
           {attachments.data.items.map((file) => (
-            <AttachmentRow key={file.id} file={file} onDelete={mayDeleteAny || file.uploadedBy === me?.id ? () => remove(file) : null} />
+            <AttachmentRow key={file.id} file={file} onDelete={mayDeleteAny || file.uploadedBy === me?.id ? () => setDoomed(file) : null} />
           ))}
         </Stack>
       ) : null}
+      <ConfirmDialog
+        opened={doomed !== null}
+        onClose={() => setDoomed(null)}
+        title={`Delete ${doomed?.name ?? 'file'}?`}
+        busy={deletion.busy}
+        onConfirm={() => void (doomed && deletion.run(doomed))}
+      >
+        <Text>The file is removed from the ticket for everyone; the ticket's history keeps its name.</Text>
+      </ConfirmDialog>
     </Stack>
   );
 }
