@@ -10,8 +10,6 @@ import { ConfirmDialog } from '../../lib/ui/ConfirmDialog';
 import { useDownload } from '../../lib/use-download';
 import { contentPath, deleteAttachment, useAttachments, useObjectUrl } from './attachments-api';
 import { UploadProgress, useUploads } from './use-uploads';
-import { AttachmentPreview, canPreview } from './AttachmentPreview';
-import { nameScreenshots } from './screenshot-name';
 import classes from './attachments.module.css';
 
 const UNITS = ['bytes', 'KB', 'MB', 'GB'];
@@ -31,17 +29,14 @@ function Thumbnail({ file }: { file: Attachment }) {
 }
 
 export function AttachmentRow({ file, onDelete, showComment = true }: { file: Attachment; onDelete: (() => void) | null; showComment?: boolean }) {
-  const { start, busy } = useDownload('Download failed');
+  const { start } = useDownload('Download failed');
   const download = () => void start(() => apiDownload(contentPath(file.id), file.name));
-  // Images and PDFs open in a preview with Download beside it; other files download at once.
-  const [previewing, setPreviewing] = useState(false);
-  const previewable = canPreview(file);
   return (
     <Paper withBorder p="xs" component="li" className={classes.row}>
       <Group wrap="nowrap" gap="sm" align="center">
         {isImageType(file.contentType) ? <Thumbnail file={file} /> : null}
         <Stack gap={0} className={classes.grow}>
-          <Anchor component="button" type="button" onClick={previewable ? () => setPreviewing(true) : download} className={classes.name} aria-haspopup={previewable ? 'dialog' : undefined}>
+          <Anchor component="button" type="button" onClick={download} className={classes.name}>
             {file.name}
           </Anchor>
           <Text size="xs" c="dimmed">
@@ -55,7 +50,6 @@ export function AttachmentRow({ file, onDelete, showComment = true }: { file: At
           </Button>
         ) : null}
       </Group>
-      {previewable ? <AttachmentPreview file={file} opened={previewing} onClose={() => setPreviewing(false)} onDownload={download} downloading={busy} /> : null}
     </Paper>
   );
 }
@@ -72,7 +66,7 @@ export function AttachmentsSection({ ticketId }: { ticketId: number }) {
     const files = Array.from(event.clipboardData?.files ?? []);
     if (!files.length) return;
     event.preventDefault();
-    send(nameScreenshots(files));
+    send(files);
   });
   useEffect(() => {
     const onPaste = (event: globalThis.ClipboardEvent) => onWindowPaste(event);
