@@ -1,5 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { cleanup, render, screen } from '@testing-library/react';
+import { SWRConfig } from 'swr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChangeList } from '../../src/client/lib/audit/ChangeList';
 import { actorOf, describeChanges, fieldLabel, formatValue, recordLabel } from '../../src/client/lib/audit/describe';
@@ -143,6 +144,25 @@ describe('ChangeList', () => {
   it('shows a password as changed with no arrow and no values', () => {
     show({ password: [null, null] }, 'password');
     expect(screen.getByRole('listitem')).toHaveTextContent(/^Password: changed$/);
+  });
+
+  it("shows a comment's mentions as the people's names now, not as markup or the names typed in them", () => {
+    render(
+      <MantineProvider>
+        <SWRConfig value={{ provider: () => new Map() }}>
+          <ChangeList
+            entry={{ action: 'comment_edit', changes: { body: ['Ask @[Chloe Carter](user:4)', 'Ask @[Chloe Carter](user:4) and @[Dan Dare](user:5)'] } }}
+            people={[
+              { value: '4', label: 'Chloe Hart', active: true },
+              { value: '5', label: 'Dan Dare', active: false },
+            ]}
+          />
+        </SWRConfig>
+      </MantineProvider>,
+    );
+    const item = screen.getByRole('listitem');
+    expect(item).toHaveTextContent('Comment: Ask @Chloe Hart → changed to Ask @Chloe Hart and @Dan Dare');
+    expect(item.textContent).not.toMatch(/user:|\]\(/);
   });
 
   it('renders nothing for an entry without changes', () => {

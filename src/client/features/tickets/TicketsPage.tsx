@@ -126,7 +126,7 @@ export function TicketsPage() {
               <Divider />
               <AttachmentsSection ticketId={current.id} />
               <Divider />
-              <HistorySection changedAt={current.updatedAt} entity="ticket" entityId={current.id} formats={historyFormats} />
+              <HistorySection changedAt={current.updatedAt} entity="ticket" entityId={current.id} formats={historyFormats} people={users} />
             </Stack>
           )}
         </RecordState>

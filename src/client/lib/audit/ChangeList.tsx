@@ -1,9 +1,25 @@
 import { List, Text, VisuallyHidden } from '@mantine/core';
 import type { AuditEntry } from '../../../shared/types';
+import type { RecordOption } from '../record-options';
+import { MentionText } from '../ui/MentionText';
 import { describeChanges, type ValueFormats } from './describe';
 
-/** An entry's changed fields, each as "Label: before → after" (a password only as "changed"). */
-export function ChangeList({ entry, formats }: { entry: Pick<AuditEntry, 'action' | 'changes' | 'names'>; formats?: ValueFormats }) {
+const NOBODY_AT_HAND: readonly RecordOption[] = [];
+
+/**
+ * An entry's changed fields, each as "Label: before → after" (a password only as "changed"). A
+ * comment's or description's mentions read as people's names, as the comments show them; `people`
+ * are those at hand, anyone else is looked up by id.
+ */
+export function ChangeList({
+  entry,
+  formats,
+  people = NOBODY_AT_HAND,
+}: {
+  entry: Pick<AuditEntry, 'action' | 'changes' | 'names'>;
+  formats?: ValueFormats;
+  people?: readonly RecordOption[];
+}) {
   const changes = describeChanges(entry, formats);
   if (changes.length === 0) return null;
   return (
@@ -16,14 +32,14 @@ export function ChangeList({ entry, formats }: { entry: Pick<AuditEntry, 'action
           {change.kind === 'changed' ? (
             <>
               <Text span size="sm">
-                {change.before}
+                <MentionText text={change.before} known={people} />
               </Text>
               <span aria-hidden="true"> → </span>
               <VisuallyHidden>changed to </VisuallyHidden>
             </>
           ) : null}
           <Text span size="sm">
-            {change.after}
+            <MentionText text={change.after} known={people} />
           </Text>
         </List.Item>
       ))}

@@ -2,6 +2,7 @@ import { Button, Group, Pagination, Paper, Skeleton, Stack, Text, Title } from '
 import { useEffect, useRef, useState } from 'react';
 import type { AuditEntity } from '../../../shared/types';
 import { formatDateTime } from '../format';
+import type { RecordOption } from '../record-options';
 import { useAudit } from './api';
 import { ChangeList } from './ChangeList';
 import { ACTION_LABELS, actorOf, type ValueFormats } from './describe';
@@ -15,10 +16,12 @@ interface HistorySectionProps {
   changedAt: string;
   /** Readable values for fields only the page can name, such as the company behind `companyId`. */
   formats?: ValueFormats;
+  /** The people the page already holds, to name mentions without asking for them. */
+  people?: readonly RecordOption[];
 }
 
 /** A record's History: who changed it, when, and each field as before → after, newest first. */
-export function HistorySection({ entity, entityId, changedAt, formats }: HistorySectionProps) {
+export function HistorySection({ entity, entityId, changedAt, formats, people }: HistorySectionProps) {
   // The page shown belongs to one record; another record starts on its first page.
   const record = `${entity}:${entityId}`;
   const [paging, setPaging] = useState({ record, page: 1 });
@@ -71,7 +74,7 @@ export function HistorySection({ entity, entityId, changedAt, formats }: History
                   {formatDateTime(entry.at)}
                 </Text>
               </Group>
-              <ChangeList entry={entry} formats={formats} />
+              <ChangeList entry={entry} formats={formats} people={people} />
             </Paper>
           ))}
         </Stack>
