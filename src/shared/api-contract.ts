@@ -105,8 +105,8 @@ export interface ApiContract {
   'GET /invoices/gifs/statements/aging': { response: AgingSummary };
   'POST /invoices/gifs/statements/:id/payments': { body: PaymentPayload; response: StatementDetail };
   'DELETE /invoices/gifs/statements/:id/payments/:paymentId': { response: StatementDetail };
-  'POST /invoices/:source/periods/:period/close': { response: StatementDetail };
-  'GET /invoices/:source/periods/:period/invoice': { response: { invoice: StatementDetail | null } };
+  'POST /invoices/:source/periods/:period/close': { response: { invoices: StatementDetail[] } };
+  'GET /invoices/:source/periods/:period/invoices': { response: { invoices: StatementDetail[] } };
   'POST /invoices/gifs/statements': { body: StatementRequest; response: StatementDetail };
   'GET /invoices/gifs/statements/:id': { response: StatementDetail };
   'PATCH /invoices/gifs/statements/:id': { body: StatementChanges; response: StatementDetail };

@@ -247,6 +247,9 @@ export interface StatementIssuer {
  */
 export interface StatementLine {
   id: number;
+  /** The company the line bills: on every line, so a printed line names its company. */
+  companyId: number | null;
+  companyName: string | null;
   source: InvoiceSource;
   description: string;
   quantity: number;

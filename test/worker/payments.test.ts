@@ -79,7 +79,7 @@ describe('payments', () => {
 
   it('refuses a payment above the balance, and any payment on an open, paid or void statement, changing nothing', async () => {
     const statement = await issuedStatement(1_000);
-    expect((await expectConflict(await pay(statement.id, { amountCents: 1_001 }))).detail).toMatch(/balance of 10\.00/);
+    expect((await expectConflict(await pay(statement.id, { amountCents: 1_001 }))).detail).toBe('The payment is more than the balance of $10.00; record at most the balance');
     expect((await pay(statement.id, { amountCents: 1_000 })).status).toBe(201);
     expect((await expectConflict(await pay(statement.id, { amountCents: 1 }))).detail).toMatch(/this one is paid/);
     expect((await getStatement(statement.id)).payments).toHaveLength(1);
@@ -232,5 +232,24 @@ describe('due dates, overdue and aging', () => {
     expect(aging.buckets.days31to60.balanceCents).toBeGreaterThanOrEqual(1_000);
     expect(aging.buckets.current.balanceCents).toBeGreaterThanOrEqual(700);
     expect(aging.asOf).toBe(utcDay());
+  });
+
+  it('filters by the state a statement shows: issued with nothing paid, partially paid, paid; the other values keep working', async () => {
+    const untouched = await issuedStatement(900);
+    const partly = await issuedStatement(900);
+    const whole = await issuedStatement(900);
+    expect((await pay(partly.id, { amountCents: 1 })).status).toBe(201);
+    expect((await pay(whole.id, { amountCents: 900 })).status).toBe(201);
+    const ids = async (query: string) => (await json<Page<Statement>>(await api(`invoices/gifs/statements?pageSize=200&${query}`, { token: billing }))).items.map((s) => s.id);
+    const [issued, partial, paid, all] = [await ids('state=issued'), await ids('state=partial'), await ids('state=paid'), await ids('')];
+    expect([issued.includes(untouched.id), issued.includes(partly.id), issued.includes(whole.id)]).toEqual([true, false, false]);
+    expect([partial.includes(untouched.id), partial.includes(partly.id), partial.includes(whole.id)]).toEqual([false, true, false]);
+    expect([paid.includes(untouched.id), paid.includes(partly.id), paid.includes(whole.id)]).toEqual([false, false, true]);
+    expect(all).toEqual(expect.arrayContaining([untouched.id, partly.id, whole.id]));
+    expect(await ids('state=partial&overdue=true')).not.toContain(partly.id);
+    for (const state of ['open', 'void'] as const) {
+      const page = await json<Page<Statement>>(await api(`invoices/gifs/statements?pageSize=200&state=${state}`, { token: billing }));
+      expect(page.items.every((s) => s.status === state)).toBe(true);
+    }
   });
 });

@@ -16,6 +16,12 @@ export type LineStatus = (typeof LINE_STATUSES)[number];
 export const EDITABLE_LINE_STATUSES = ['draft', 'approved'] as const;
 export const STATEMENT_STATUSES = ['open', 'issued', 'paid', 'void'] as const;
 export type StatementStatus = (typeof STATEMENT_STATUSES)[number];
+/**
+ * What a statement shows and its list filters by: its status, with `partial` for an issued one
+ * that has received some of its total (paid stays a status of its own; partial is worked out).
+ */
+export const STATEMENT_STATES = ['open', 'issued', 'partial', 'paid', 'void'] as const;
+export type StatementState = (typeof STATEMENT_STATES)[number];
 /** A line on a statement in one of these is billed and frozen (docs/architecture.md#billing-lines-and-statements). */
 export const isBilled = (status: StatementStatus | null) => status === 'issued' || status === 'paid';
 /** The moves a statement can make (docs/architecture.md#billing-lines-and-statements): open → issued → paid, or issued → void. */

@@ -1,6 +1,7 @@
 import { number, object, string, type InferType } from 'yup';
 import { line } from './fields';
 import { calendarDate, filterFlag } from './filters';
+import { LEDGERS, STATEMENT_STATES, type Ledger, type StatementState } from './invoices';
 import { listQuerySchema } from './list';
 
 export const PAYMENT_METHODS = ['bank', 'card', 'cash', 'other'] as const;
@@ -26,8 +27,17 @@ export const paymentSchema = object({
 });
 export type PaymentPayload = InferType<typeof paymentSchema>;
 
-/** The statements list: `overdue` keeps the issued statements past their due date with a balance. */
-export const statementListQuerySchema = listQuerySchema.shape({ overdue: filterFlag() });
+/**
+ * The statements list: `ledger` whose documents (GIFS statements unless it names the invoices of
+ * closed Autofi or 3D Tracking months); `overdue` keeps the issued ones past their due date with
+ * a balance; `state` those a status badge shows as that state (`issued` without any payment yet,
+ * `partial` issued with some of its total paid).
+ */
+export const statementListQuerySchema = listQuerySchema.shape({
+  ledger: string<Ledger>().oneOf(LEDGERS, `Must be one of ${LEDGERS.join(', ')}`),
+  overdue: filterFlag(),
+  state: string<StatementState>().oneOf(STATEMENT_STATES, `Must be one of ${STATEMENT_STATES.join(', ')}`),
+});
 export type StatementListQuery = InferType<typeof statementListQuerySchema>;
 
 /** Days past due that each aging bucket covers; `current` is not yet due. */

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { useDashboardFigures } from '../../lib/dashboard-summary';
 import { formatCents, formatMonth } from '../../lib/format';
@@ -6,7 +6,8 @@ import { PageTitle } from '../../lib/ui/PageTitle';
 import { StatCard } from '../../lib/ui/StatCard';
 import { useLines, useStatements } from './api';
 import classes from './gifs-overview.module.css';
-import { STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS, recentPeriods } from './labels';
+import { recentPeriods } from './labels';
+import { StatementBadge } from './StatementBadge';
 import { PAGES } from '../../lib/pages';
 import { links } from '../../lib/links';
 
@@ -15,7 +16,7 @@ export function GifsOverviewPage() {
   const [thisMonth] = recentPeriods(1);
   const sla = useLines('gifs-sla', { period: thisMonth, page: 1 });
   const azure = useLines('gifs-azure', { period: thisMonth, page: 1 });
-  const statements = useStatements(1, undefined, 12);
+  const statements = useStatements(1, {}, 12);
   // The dashboard's Unbilled card leads here: the same figure from the same call.
   const summary = useDashboardFigures();
   const issued = statements.data?.items.filter((s) => s.status === 'issued') ?? [];
@@ -43,7 +44,7 @@ export function GifsOverviewPage() {
                 {formatMonth(s.period)} · {s.number}
               </Text>
               <Group gap="sm">
-                <Badge color={STATEMENT_STATUS_COLORS[s.status]} variant="light">{STATEMENT_STATUS_LABELS[s.status]}</Badge>
+                <StatementBadge statement={s} />
                 <Text fw={600}>{formatCents(s.totalCents)}</Text>
               </Group>
             </Group>

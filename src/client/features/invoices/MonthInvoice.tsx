@@ -1,13 +1,14 @@
-import { Badge, Button, Group, Modal, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, Paper, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { useState } from 'react';
 import type { ClosingLedger } from '../../../shared/schemas/invoices';
 import type { StatementDetail } from '../../../shared/types';
 import { formatCents, formatMonth } from '../../lib/format';
 import { useAction } from '../../lib/form/use-mutation';
 import { useCan } from '../../lib/permissions';
-import { closeMonth, useMonthInvoice } from './api';
-import { STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS } from './labels';
+import { closeMonth, useLineTotals, useMonthInvoices } from './api';
 import { PaymentsSection } from './PaymentsSection';
+import { StatementBadge } from './StatementBadge';
 import { StatementDocument } from './StatementDocument';
 import { StatementView } from './StatementView';
 
@@ -18,86 +19,116 @@ interface Props {
   onClosed: () => Promise<unknown>;
 }
 
+const lines = (n: number, kind = '') => `${n.toLocaleString()} ${kind}${n === 1 ? 'line' : 'lines'}`;
+
+/** The confirmation of a close, saying what it bills and which drafts it leaves in the month. */
+function CloseDialog({ ledger, period, opened, busy, onCancel, onConfirm }: Props & { opened: boolean; busy: boolean; onCancel: () => void; onConfirm: () => void }) {
+  const label = formatMonth(period);
+  // Read when the dialog opens, so the counts are those of the moment the person decides.
+  const approved = useLineTotals(ledger, period, 'approved', opened).data?.totals;
+  const drafts = useLineTotals(ledger, period, 'draft', opened).data?.totals;
+  return (
+    <Modal opened={opened} onClose={onCancel} title="Close month" centered>
+      <Stack data-testid="close-month-dialog" aria-busy={!approved || !drafts}>
+        <Text size="sm">
+          Close {label}?{' '}
+          {approved ? `Its ${lines(approved.lines, 'approved ')} (${formatCents(approved.amountCents)}) become invoiced, ` : 'Its approved lines become invoiced, '}
+          one invoice per company, and can no longer change; lines approved later wait until their company&apos;s invoice is voided.
+        </Text>
+        {drafts && drafts.lines > 0 ? (
+          <Alert color="yellow" title={`${lines(drafts.lines, 'draft ')}, ${formatCents(drafts.amountCents)}, stay in ${label}`} data-testid="close-month-drafts">
+            Drafts are not invoiced. Approve them first if they belong on this month&apos;s invoices.
+          </Alert>
+        ) : null}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel} disabled={busy}>
+            Cancel
+          </Button>
+          <Button loading={busy} disabled={busy} onClick={onConfirm}>
+            Close month
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
 /**
- * A month of the Autofi or 3D Tracking ledger: its invoice once closed (view, print, payments),
- * or the button that closes it into one.
+ * A month of the Autofi or 3D Tracking ledger: its invoices once closed, one per company (view,
+ * print, payments), and the button that closes it while approved lines are waiting.
  */
 export function MonthInvoice({ ledger, period, onClosed }: Props) {
-  const month = useMonthInvoice(ledger, period);
+  const month = useMonthInvoices(ledger, period);
+  const waiting = useLineTotals(ledger, period, 'approved');
   const canBill = useCan('manageStatements');
   const canReverse = useCan('reversePayments');
   const [asking, ask] = useDisclosure(false);
-  const [viewing, view] = useDisclosure(false);
-  const invoice = month.data?.invoice ?? null;
-  const show = (updated: StatementDetail) => Promise.all([month.mutate({ invoice: updated }, { revalidate: false }), onClosed()]);
-  const close = useAction<void, StatementDetail>({
-    send: () => closeMonth(ledger, period),
-    success: (closed) => ['Month closed', `${closed.number}: ${formatCents(closed.totalCents)}`],
+  const [viewingId, setViewingId] = useState<number | null>(null);
+  const invoices = month.data?.invoices ?? [];
+  const viewing = invoices.find((invoice) => invoice.id === viewingId) ?? null;
+  const refresh = () => Promise.all([month.mutate(), waiting.mutate(), onClosed()]);
+  const show = (updated: StatementDetail) =>
+    Promise.all([month.mutate((current) => current && { invoices: current.invoices.map((i) => (i.id === updated.id ? updated : i)) }, { revalidate: false }), onClosed()]);
+  const close = useAction<void, StatementDetail[]>({
+    send: async () => (await closeMonth(ledger, period)).invoices,
+    success: (made) => ['Month closed', `${made.length} ${made.length === 1 ? 'invoice' : 'invoices'}: ${formatCents(made.reduce((sum, i) => sum + i.totalCents, 0))}`],
     failure: 'Month not closed',
-    onSuccess: async (closed) => {
+    onSuccess: async () => {
       ask.close();
-      await show(closed);
+      await refresh();
     },
     onFailure: async () => {
       ask.close();
-      await month.mutate();
+      await refresh();
     },
   });
   const label = formatMonth(period);
+  const approved = waiting.data?.totals.lines ?? 0;
+  const loaded = Boolean(month.data && waiting.data);
   return (
-    <Paper withBorder p="md" mb="md" aria-busy={!month.data} data-testid="month-invoice">
-      {invoice ? (
+    <Paper withBorder p="md" mb="md" aria-busy={!loaded} data-testid="month-invoice">
+      <Stack gap="sm">
         <Group justify="space-between" wrap="wrap">
-          <Stack gap={2}>
-            <Text fw={700}>
-              Invoice {invoice.number}{' '}
-              <Badge color={STATEMENT_STATUS_COLORS[invoice.status]} variant="light">
-                {STATEMENT_STATUS_LABELS[invoice.status]}
-              </Badge>
-            </Text>
-            <Text size="sm" c="dimmed">
-              {label} closed · {invoice.lineCount} lines · {formatCents(invoice.totalCents)} · balance {formatCents(invoice.balanceCents)}
-            </Text>
-          </Stack>
-          <Button variant="light" onClick={view.open}>
-            View invoice
-          </Button>
-        </Group>
-      ) : (
-        <Group justify="space-between" wrap="wrap">
-          <Text size="sm">{month.data ? `${label} is open: its approved lines are not invoiced yet.` : 'Loading the month…'}</Text>
-          {canBill && month.data ? <Button onClick={ask.open}>Close month</Button> : null}
-        </Group>
-      )}
-      <Modal opened={asking} onClose={ask.close} title="Close month" centered>
-        <Stack>
           <Text size="sm">
-            Close {label}? Its approved lines become invoiced under one invoice and can no longer change; lines approved later wait for the invoice to be voided.
+            {!loaded
+              ? 'Loading the month…'
+              : invoices.length
+                ? `${label} closed: ${invoices.length} ${invoices.length === 1 ? 'invoice' : 'invoices'}${approved ? `; ${lines(approved, 'approved ')} waiting` : ''}.`
+                : `${label} is open: its approved lines are not invoiced yet.`}
           </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={ask.close}>
-              Cancel
-            </Button>
-            <Button loading={close.busy} onClick={() => void close.run()}>
-              Close month
+          {canBill && loaded && (approved > 0 || !invoices.length) ? <Button onClick={ask.open}>Close month</Button> : null}
+        </Group>
+        {invoices.map((invoice) => (
+          <Group key={invoice.id} justify="space-between" wrap="wrap" data-testid="month-invoice-row">
+            <Stack gap={2}>
+              <Text fw={700}>
+                Invoice {invoice.number} <StatementBadge statement={invoice} />
+              </Text>
+              <Text size="sm" c="dimmed">
+                {invoice.companyName ?? 'No company'} · {lines(invoice.lineCount)} · {formatCents(invoice.totalCents)} · balance {formatCents(invoice.balanceCents)}
+              </Text>
+            </Stack>
+            <Button variant="light" onClick={() => setViewingId(invoice.id)} aria-label={`View invoice ${invoice.number}`}>
+              View invoice
             </Button>
           </Group>
-        </Stack>
-      </Modal>
-      {invoice ? (
-        <Modal opened={viewing} onClose={view.close} title={`Invoice ${invoice.number}`} size="lg">
+        ))}
+      </Stack>
+      <CloseDialog ledger={ledger} period={period} onClosed={onClosed} opened={asking} busy={close.busy} onCancel={ask.close} onConfirm={() => void close.run()} />
+      {viewing ? (
+        <Modal opened onClose={() => setViewingId(null)} title={`Invoice ${viewing.number}`} size="lg">
           <StatementView
-            statement={invoice}
+            statement={viewing}
             busy={close.busy}
             payments={
-              invoice.status === 'issued' || invoice.status === 'paid' ? (
-                <PaymentsSection statement={invoice} canRecord={canBill} canReverse={canReverse} onChanged={show} />
+              viewing.status === 'issued' || viewing.status === 'paid' ? (
+                <PaymentsSection statement={viewing} canRecord={canBill} canReverse={canReverse} onChanged={show} />
               ) : undefined
             }
           />
         </Modal>
       ) : null}
-      {invoice && viewing ? <StatementDocument statement={invoice} /> : null}
+      {viewing ? <StatementDocument statement={viewing} /> : null}
     </Paper>
   );
 }

@@ -4,16 +4,19 @@ import type { StatementDetail } from '../../../shared/types';
 import { formatCents, formatDate, formatMonth } from '../../lib/format';
 import classes from './print.module.css';
 
-
-
 /**
  * The statement as a printed document: sender, recipient, number, period, issue and due dates,
- * lines and total. It is a direct child of <body> that only print media shows, while print hides
- * every other child of <body> (the app, drawers, dialogs, toasts), so the page holds nothing else.
+ * lines, total, what was paid and the balance due (a void one asks for no payment). It is a
+ * direct child of <body> that only print media shows, while print hides every other child of
+ * <body> (the app, drawers, dialogs, toasts), so the page holds nothing else.
  */
 export function StatementDocument({ statement }: { statement: StatementDetail }) {
   const { issuer } = statement;
-    return createPortal(
+  const voided = statement.status === 'void';
+  // Issued or paid: what was received so far and what is still owed; a void one owes nothing.
+  const billed = statement.status === 'issued' || statement.status === 'paid';
+  const noun = statement.ledger === 'gifs' ? 'statement' : 'invoice';
+  return createPortal(
     <article className={classes.document} data-testid="statement-document">
       <header className={classes.header}>
         <div className={classes.sender}>
@@ -44,8 +47,8 @@ export function StatementDocument({ statement }: { statement: StatementDetail })
           <dd>{statement.dueOn ? formatDate(statement.dueOn) : `${issuer.paymentTermsDays} days after issue`}</dd>
         </dl>
       </section>
-      {statement.status === 'void' ? <p className={classes.note}>Void: {statement.voidReason}. Nothing is due on this statement; its lines are shown as billed.</p> : null}
-      <table className={statement.status === 'void' ? `${classes.lines} ${classes.voided}` : classes.lines}>
+      {voided ? <p className={classes.note}>Void: {statement.voidReason}. Nothing is due on this {noun}; its lines are shown as billed.</p> : null}
+      <table className={voided ? `${classes.lines} ${classes.voided}` : classes.lines}>
         <thead>
           <tr>
             <th>Description</th>
@@ -61,6 +64,8 @@ export function StatementDocument({ statement }: { statement: StatementDetail })
               <td>
                 {line.description}
                 <span className={classes.source}> · {SOURCE_LABELS[line.source] ?? line.source}</span>
+                {/* Every line is the bill-to's; an invoice made before invoices were per company names each line's own. */}
+                {line.companyName !== statement.companyName ? <span className={classes.source}> · {line.companyName ?? 'No company'}</span> : null}
               </td>
               <td>{line.reference}</td>
               <td className={classes.number}>{line.quantity.toLocaleString()}</td>
@@ -71,13 +76,29 @@ export function StatementDocument({ statement }: { statement: StatementDetail })
         </tbody>
         <tfoot>
           <tr>
-            <th colSpan={4}>{statement.status === 'void' ? 'Total billed (void)' : 'Total due'}</th>
+            <th colSpan={4}>{voided ? 'Total billed (void)' : 'Total'}</th>
             <th className={classes.number}>{formatCents(statement.totalCents)}</th>
           </tr>
+          {billed && statement.paidCents > 0 ? (
+            <tr className={classes.paid}>
+              <th colSpan={4}>Paid</th>
+              <th className={classes.number}>−{formatCents(statement.paidCents)}</th>
+            </tr>
+          ) : null}
+          {billed ? (
+            <tr className={classes.due}>
+              <th colSpan={4}>Balance due</th>
+              <th className={classes.number}>{formatCents(statement.balanceCents)}</th>
+            </tr>
+          ) : null}
         </tfoot>
       </table>
       <p className={classes.note}>
-        Payment terms: {issuer.paymentTermsDays} days from the issue date. Please quote {statement.number} with your payment.
+        {voided ? `This ${noun} is void and asks for no payment.` : null}
+        {billed && statement.balanceCents === 0 ? 'Paid in full. Thank you.' : null}
+        {statement.status === 'open' || (billed && statement.balanceCents > 0)
+          ? `Payment terms: ${issuer.paymentTermsDays} days from the issue date. Please quote ${statement.number} with your payment.`
+          : null}
       </p>
     </article>,
     document.body,

@@ -1,7 +1,7 @@
-import { Badge, Button, Divider, Modal, Select, Stack, Switch, Text } from '@mantine/core';
+import { Button, Divider, Modal, Select, Stack, Switch, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useRef, useState } from 'react';
-import type { StatementRequest, StatementStatus, StatementTarget } from '../../../shared/schemas/invoices';
+import { CLOSING_LEDGERS, SOURCE_NAMES, STATEMENT_STATES, type StatementRequest, type StatementStatus, type StatementTarget } from '../../../shared/schemas/invoices';
 import type { Statement, StatementDetail } from '../../../shared/types';
 import { HistorySection } from '../../lib/audit/HistorySection';
 import { formatCents, formatDate, formatMonth } from '../../lib/format';
@@ -11,9 +11,12 @@ import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { RecordSelect } from '../../lib/ui/RecordSelect';
+import { FoldingFilters } from '../../lib/ui/FoldingFilters';
+import { optionalOneOf } from '../../lib/url-state';
 import { AgingCards } from './AgingCards';
 import { generateStatement, moveStatement, useAging, useStatement, useStatements } from './api';
-import { PERIOD_OPTIONS, STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS } from './labels';
+import { PERIOD_OPTIONS, STATEMENT_STATUS_LABELS } from './labels';
+import { StatementBadge } from './StatementBadge';
 import { useStatementParams } from '../../lib/addresses/invoices';
 import { StatementDocument } from './StatementDocument';
 import { PaymentsSection } from './PaymentsSection';
@@ -25,7 +28,7 @@ const COLUMNS: Column<Statement>[] = [
   { key: 'number', label: 'Statement', render: (s) => s.number },
   { key: 'period', label: 'Period', visibleFrom: 'xs', render: (s) => formatMonth(s.period) },
   { key: 'company', label: 'Company', visibleFrom: 'md', render: (s) => s.companyName ?? '—' },
-  { key: 'status', label: 'Status', render: (s) => <Badge color={STATEMENT_STATUS_COLORS[s.status]} variant="light">{STATEMENT_STATUS_LABELS[s.status]}</Badge> },
+  { key: 'status', label: 'Status', render: (s) => <StatementBadge statement={s} /> },
   { key: 'lines', label: 'Lines', visibleFrom: 'sm', align: 'right', render: (s) => s.lineCount },
   { key: 'issued', label: 'Issued', visibleFrom: 'md', render: (s) => formatDate(s.issuedAt) },
   { key: 'total', label: 'Total', align: 'right', render: (s) => <Text size="sm" fw={600}>{formatCents(s.totalCents)}</Text> },
@@ -43,11 +46,18 @@ const COLUMNS: Column<Statement>[] = [
   },
 ];
 
+const STATE_OPTIONS = STATEMENT_STATES.map((value) => ({ value, label: STATEMENT_STATUS_LABELS[value] }));
+// The GIFS statements, or the invoices a closed Autofi or 3D Tracking month made (aging counts them all).
+const DOCUMENT_OPTIONS = [
+  { value: 'gifs', label: 'GIFS statements' },
+  ...CLOSING_LEDGERS.map((value) => ({ value, label: `${SOURCE_NAMES[value]} invoices` })),
+];
+
 const DONE: Record<StatementTarget, string> = { issued: 'Statement issued', paid: 'Statement marked paid', void: 'Statement voided' };
 
 export function StatementPage() {
-  const [{ statementId, page: statementsPage, overdue }, setParams] = useStatementParams();
-  const statements = useStatements(statementsPage ?? 1, overdue);
+  const [{ statementId, page: statementsPage, overdue, state, ledger }, setParams] = useStatementParams();
+  const statements = useStatements(statementsPage ?? 1, { overdue, state, ledger });
   const statement = useStatement(statementId);
   const [generating, generateModal] = useDisclosure(false);
   const canBill = useCan('manageStatements');
@@ -108,12 +118,29 @@ export function StatementPage() {
     <>
       <PageTitle title="GIFS statements" description="Monthly statements from the SLA and Azure lines" actions={canBill ? <Button onClick={generateModal.open}>Generate statement</Button> : undefined} />
       <AgingCards aging={aging.data} />
-      <Switch
-        mb="sm"
-        label="Overdue only"
-        checked={overdue === true}
-        onChange={(event) => setParams({ overdue: event.currentTarget.checked || undefined, page: undefined })}
-      />
+      <FoldingFilters id="statement-filters" active={[overdue, state, ledger].filter(Boolean).length} cols={{ base: 1, xs: 3 }}>
+        <Select
+          label="Documents"
+          data={DOCUMENT_OPTIONS}
+          value={ledger ?? 'gifs'}
+          onChange={(value) => setParams({ ledger: optionalOneOf(CLOSING_LEDGERS, value), page: undefined, statementId: undefined })}
+          allowDeselect={false}
+        />
+        <Select
+          label="Status"
+          placeholder="Any status"
+          data={STATE_OPTIONS}
+          value={state ?? null}
+          onChange={(value) => setParams({ state: optionalOneOf(STATEMENT_STATES, value), page: undefined })}
+          clearable
+        />
+        <Switch
+          mt={{ xs: 'xl' }}
+          label="Overdue only"
+          checked={overdue === true}
+          onChange={(event) => setParams({ overdue: event.currentTarget.checked || undefined, page: undefined })}
+        />
+      </FoldingFilters>
       <DataTable
         label="Statements"
         columns={COLUMNS}
@@ -126,7 +153,9 @@ export function StatementPage() {
         empty={
           overdue
             ? { title: 'Nothing overdue', description: 'Every issued statement is within its payment terms or paid.' }
-            : { title: 'No statements yet', description: 'Generate one for a month with approved SLA or Azure lines.' }
+            : state || ledger
+              ? { title: 'Nothing matches', description: 'No statement or invoice matches these filters.' }
+              : { title: 'No statements yet', description: 'Generate one for a month with approved SLA or Azure lines.' }
         }
       />
       <Modal opened={generating && canBill} onClose={generateModal.close} title="Generate statement">

@@ -1,11 +1,11 @@
-import { Alert, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { SOURCE_LABELS, type StatementTarget } from '../../../shared/schemas/invoices';
 import type { StatementDetail } from '../../../shared/types';
 import { formatCents, formatDate, formatMonth } from '../../lib/format';
 import { useToastClearance } from '../../lib/toast/clearance';
 import { Facts } from '../../lib/ui/Facts';
-import { STATEMENT_STATUS_COLORS, STATEMENT_STATUS_LABELS } from './labels';
+import { StatementBadge } from './StatementBadge';
 
 
 interface Props {
@@ -97,7 +97,7 @@ export function StatementView(props: Props) {
       ) : null}
       <Facts
         items={[
-          ['Status', <Badge color={STATEMENT_STATUS_COLORS[statement.status]} variant="light">{STATEMENT_STATUS_LABELS[statement.status]}</Badge>],
+          ['Status', <StatementBadge statement={statement} />],
           ['Issued', formatDate(statement.issuedAt)],
           ['Due', formatDate(statement.dueOn)],
           ['Lines', statement.lineCount],
@@ -125,7 +125,8 @@ export function StatementView(props: Props) {
                 <Table.Td>
                   {line.description}
                   <Text size="xs" c="dimmed">
-                    {SOURCE_LABELS[line.source]} · {line.reference}
+                    {SOURCE_LABELS[line.source]}
+                    {line.companyName !== statement.companyName ? ` · ${line.companyName ?? 'No company'}` : ''} · {line.reference}
                   </Text>
                 </Table.Td>
                 <Table.Td ta="right">{line.quantity.toLocaleString()}</Table.Td>

@@ -1,4 +1,14 @@
-import type { ClosingLedger, InvoiceSource, LineChanges, LinePayload, LineStatus, StatementChanges, StatementRequest, StatementStatus } from '../../../shared/schemas/invoices';
+import type {
+  ClosingLedger,
+  InvoiceSource,
+  LineChanges,
+  LinePayload,
+  LineStatus,
+  StatementChanges,
+  StatementRequest,
+  StatementState,
+  StatementStatus,
+} from '../../../shared/schemas/invoices';
 import type { PaymentPayload } from '../../../shared/schemas/payments';
 import type { ImportReport, ImportResult } from '../../../shared/types';
 import { apiRequest } from '../../lib/api';
@@ -31,10 +41,20 @@ export const exportLines = (source: InvoiceSource, { period, status }: Omit<Line
     `${[source, period, status].filter(Boolean).join('-')}-lines.csv`,
   );
 
-export const useStatements = (page: number, overdue?: boolean, pageSize = 25) =>
-  useApi('GET /invoices/gifs/statements', { query: { page, pageSize, overdue: overdue || undefined } });
-export const useMonthInvoice = (ledger: ClosingLedger, period: string) =>
-  useApi('GET /invoices/:source/periods/:period/invoice', { params: { source: ledger, period } });
+export interface StatementFilters {
+  overdue?: boolean;
+  state?: StatementState;
+  /** The Autofi or 3D Tracking month invoices instead of the GIFS statements. */
+  ledger?: ClosingLedger;
+}
+export const useStatements = (page: number, { overdue, state, ledger }: StatementFilters = {}, pageSize = 25) =>
+  useApi('GET /invoices/gifs/statements', { query: { page, pageSize, overdue: overdue || undefined, state, ledger } });
+/** The month's invoices that are not void, one per company; none while the month is open. */
+export const useMonthInvoices = (ledger: ClosingLedger, period: string) =>
+  useApi('GET /invoices/:source/periods/:period/invoices', { params: { source: ledger, period } });
+/** How many lines of a month have `status`, and their sum (one line read for the totals); nothing is asked while `enabled` is false. */
+export const useLineTotals = (source: InvoiceSource, period: string, status: LineStatus, enabled = true) =>
+  useApi('GET /invoices/:source/lines', enabled ? { params: { source }, query: { period, status, page: 1, pageSize: 1 } } : null);
 export const closeMonth = (ledger: ClosingLedger, period: string) => callApi('POST /invoices/:source/periods/:period/close', { params: { source: ledger, period } });
 export const useAging = () => useApi('GET /invoices/gifs/statements/aging', {});
 export const recordPayment = (id: number, payment: PaymentPayload) => callApi('POST /invoices/gifs/statements/:id/payments', { params: { id }, body: payment });

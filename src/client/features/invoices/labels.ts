@@ -1,5 +1,6 @@
 import { formatMonth } from '../../lib/format';
-import { EDITABLE_LINE_STATUSES, type LineStatus, type StatementStatus } from '../../../shared/schemas/invoices';
+import { EDITABLE_LINE_STATUSES, type LineStatus, type StatementState } from '../../../shared/schemas/invoices';
+import type { Statement } from '../../../shared/types';
 
 export const LINE_STATUS_LABELS: Record<LineStatus, string> = { draft: 'Draft', approved: 'Approved', invoiced: 'Invoiced' };
 export const LINE_STATUS_COLORS: Record<LineStatus, string> = { draft: 'gray', approved: 'blue', invoiced: 'green' };
@@ -8,8 +9,12 @@ export const LINE_STATUS_OPTIONS = EDITABLE_LINE_STATUSES.map((value) => ({ valu
 /** The ledger's status filter offers every status a line can have. */
 export const LINE_FILTER_OPTIONS = [...LINE_STATUS_OPTIONS, { value: 'invoiced', label: LINE_STATUS_LABELS.invoiced }];
 
-export const STATEMENT_STATUS_LABELS: Record<StatementStatus, string> = { open: 'Open', issued: 'Issued', paid: 'Paid', void: 'Void' };
-export const STATEMENT_STATUS_COLORS: Record<StatementStatus, string> = { open: 'gray', issued: 'orange', paid: 'green', void: 'red' };
+export const STATEMENT_STATUS_LABELS: Record<StatementState, string> = { open: 'Open', issued: 'Issued', partial: 'Partially paid', paid: 'Paid', void: 'Void' };
+export const STATEMENT_STATUS_COLORS: Record<StatementState, string> = { open: 'gray', issued: 'orange', partial: 'yellow', paid: 'green', void: 'red' };
+
+/** What a statement or invoice shows as its status: an issued one with some money received is partially paid. */
+export const statementState = (s: Pick<Statement, 'status' | 'paidCents' | 'balanceCents'>): StatementState =>
+  s.status === 'issued' && s.paidCents > 0 && s.balanceCents > 0 ? 'partial' : s.status;
 
 /** The last `count` months as YYYY-MM, newest first, for period pickers. */
 export const recentPeriods = (count = 24, now = new Date()) =>

@@ -1,4 +1,4 @@
-import { LINE_STATUSES, type InvoiceSource } from '../../../shared/schemas/invoices';
+import { CLOSING_LEDGERS, LINE_STATUSES, STATEMENT_STATES, type InvoiceSource } from '../../../shared/schemas/invoices';
 import { withQuery } from '../endpoints';
 import { PAGES } from '../pages';
 import { optionalId, optionalOneOf, optionalPage, useListParams, useUrlState } from '../url-state';
@@ -14,11 +14,17 @@ export const parseLineParams = (params: URLSearchParams) => ({
 });
 export const useLineParams = () => useListParams(parseLineParams);
 
-/** `/invoices/gifs/statement`: `statementId` opens a statement; `page` is the list's page; `overdue` keeps the overdue ones. */
+/**
+ * `/invoices/gifs/statement`: `statementId` opens a statement; `page` is the list's page;
+ * `overdue` keeps the overdue ones, `state` those in one state ("Partially paid" included), and
+ * `ledger` lists the Autofi or 3D Tracking month invoices instead of the GIFS statements.
+ */
 export const parseStatementParams = (params: URLSearchParams) => ({
   statementId: optionalId(params.get('statementId')),
   page: optionalPage(params.get('page')),
   overdue: params.get('overdue') === 'true' ? true : undefined,
+  state: optionalOneOf(STATEMENT_STATES, params.get('state')),
+  ledger: optionalOneOf(CLOSING_LEDGERS, params.get('ledger')),
 });
 export const useStatementParams = () => useUrlState(parseStatementParams);
 

@@ -254,14 +254,18 @@ export const STATEMENT_SELECT = `SELECT s.*, c.name AS company_name, c.address A
  * The lines a statement shows and prints (?1 its id): its copy once billed, its live lines while
  * open. An issued statement still has live lines pointing at it, so they count only while open.
  */
-export const STATEMENT_LINES_SQL = `SELECT line_id AS id, source, description, quantity, unit_price_cents, amount_cents, reference FROM statement_lines WHERE statement_id = ?1
-  UNION ALL
-  SELECT id, source, description, quantity, unit_price_cents, amount_cents, reference FROM invoice_lines
-  WHERE statement_id = ?1 AND (SELECT status FROM statements WHERE id = ?1) = 'open'
-  ORDER BY source, id`;
+export const STATEMENT_LINES_SQL = `SELECT x.*, co.name AS company_name FROM (
+    SELECT line_id AS id, company_id, source, description, quantity, unit_price_cents, amount_cents, reference FROM statement_lines WHERE statement_id = ?1
+    UNION ALL
+    SELECT id, company_id, source, description, quantity, unit_price_cents, amount_cents, reference FROM invoice_lines
+    WHERE statement_id = ?1 AND (SELECT status FROM statements WHERE id = ?1) = 'open'
+  ) x LEFT JOIN companies co ON co.id = x.company_id
+  ORDER BY x.source, x.id`;
 
 export interface StatementLineRow {
   id: number;
+  company_id: number | null;
+  company_name: string | null;
   source: InvoiceSource;
   description: string;
   quantity: number;
@@ -272,6 +276,8 @@ export interface StatementLineRow {
 
 export const toStatementLine = (row: StatementLineRow): StatementLine => ({
   id: row.id,
+  companyId: row.company_id,
+  companyName: row.company_name,
   source: row.source,
   description: row.description,
   quantity: row.quantity,

@@ -2,6 +2,7 @@ import { utcDay } from '../../../shared/dates';
 import {
   STATEMENT_TRANSITIONS,
   type StatementChanges,
+  type StatementState,
   type StatementRequest,
 } from '../../../shared/schemas/invoices';
 import type { StatementListQuery } from '../../../shared/schemas/payments';
@@ -10,7 +11,7 @@ import { Conflict, Invalid } from '../errors/domain';
 import { readPage } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, type AuditContext } from './audit';
 import { STATEMENT_SUM } from './invoices';
-import { PAYMENT_SELECT, balancePayment, overdueSql } from './payments';
+import { PAID_SUM, PAYMENT_SELECT, balancePayment, overdueSql } from './payments';
 import {
   STATEMENT_LINES_SQL,
   STATEMENT_SELECT,
@@ -36,13 +37,22 @@ const CREATED_FIELDS = { period: jsonColumn('period'), sequence: jsonColumn('seq
 
 const clockOf = (issuer: StatementIssuer) => ({ paymentTermsDays: issuer.paymentTermsDays, today: utcDay() });
 
-/** The statements, newest month first; `overdue` keeps those issued and past their due date (UTC). */
+/** Statements `s` in the state their badge shows: issued splits into not paid at all and partially paid. */
+const stateSql =
+  (state: StatementState): Condition =>
+  (bind) => {
+    if (state === 'partial') return `s.status = 'issued' AND ${PAID_SUM} > 0`;
+    if (state === 'issued') return `s.status = 'issued' AND ${PAID_SUM} = 0`;
+    return `s.status = ${bind(state)}`;
+  };
+
+/** One ledger's statements (GIFS unless named), newest month first; `overdue` keeps those issued and past their due date (UTC), `state` those in that state. */
 export const listStatements = async (db: D1Database, query: StatementListQuery, issuer: StatementIssuer) => {
   const list = {
     select: STATEMENT_SELECT,
     counted: 'statements s',
     orderBy: 's.period DESC, s.sequence DESC',
-    ...whereSql(["s.ledger = 'gifs'", query.overdue && ((bind) => overdueSql(bind(issuer.paymentTermsDays)))]),
+    ...whereSql([(bind) => `s.ledger = ${bind(query.ledger ?? 'gifs')}`, query.overdue && ((bind) => overdueSql(bind(issuer.paymentTermsDays))), query.state && stateSql(query.state)]),
   };
   const clock = clockOf(issuer);
   return (await readPage(db, list, query, (rows: StatementRow[]) => rows.map((row) => toStatement(row, clock)))).page;
@@ -139,8 +149,8 @@ const COPY_SUM = '(SELECT coalesce(sum(amount_cents), 0) FROM statement_lines WH
 const billedCopy = (db: D1Database, id: number, issued: string) => [
   db
     .prepare(
-      `INSERT INTO statement_lines (statement_id, line_id, source, description, quantity, unit_price_cents, amount_cents, reference)
-       SELECT ?1, id, source, description, quantity, unit_price_cents, amount_cents, reference FROM invoice_lines
+      `INSERT INTO statement_lines (statement_id, line_id, company_id, source, description, quantity, unit_price_cents, amount_cents, reference)
+       SELECT ?1, id, company_id, source, description, quantity, unit_price_cents, amount_cents, reference FROM invoice_lines
        WHERE statement_id = ?1 AND ${issued} AND NOT EXISTS (SELECT 1 FROM statement_lines WHERE statement_id = ?1)
        ORDER BY source, id`,
     )

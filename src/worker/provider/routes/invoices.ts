@@ -18,7 +18,7 @@ import { approveDraftLines, deleteDraftLine } from '../db/line-drafts';
 import { checkRows } from '../imports/check-rows';
 import { readCsv } from '../imports/csv-reader';
 import { readCsvBody } from '../http/csv-body';
-import { closeMonth, findMonthInvoice } from '../db/month-close';
+import { closeMonth, listMonthInvoices } from '../db/month-close';
 import { agingSummary, recordPayment, reversePayment } from '../db/payments';
 import { written } from '../db/rows';
 import { findStatement, generateStatement, listStatements, moveStatement } from '../db/statements';
@@ -80,11 +80,11 @@ export const invoiceRoutes = new Hono<ProviderEnv>()
   })
   .post('/:source/periods/:period/close', statementsRole, async (c) => {
     const { ledger, period } = monthOf(c);
-    return c.json(written(await closeMonth(c.env.DB, ledger, period, issuerOf(c.env), auditContext(c)), 'invoice'), 201);
+    return c.json({ invoices: await closeMonth(c.env.DB, ledger, period, issuerOf(c.env), auditContext(c)) }, 201);
   })
-  .get('/:source/periods/:period/invoice', async (c) => {
+  .get('/:source/periods/:period/invoices', async (c) => {
     const { ledger, period } = monthOf(c);
-    return c.json({ invoice: await findMonthInvoice(c.env.DB, ledger, period, issuerOf(c.env)) });
+    return c.json({ invoices: await listMonthInvoices(c.env.DB, ledger, period, issuerOf(c.env)) });
   })
   .get('/lines/:id', async (c) => versioned(c, foundOr404(await findLine(c.env.DB, readId(c)), 'Invoice line')))
   .patch('/lines/:id', linesRole, jsonBody(updateLineSchema), async (c) => {
