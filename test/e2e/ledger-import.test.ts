@@ -67,6 +67,58 @@ describe('ledger import', () => {
     await screenshot(page, 'ledger-import-undone-desktop');
   });
 
+  it('names both values of a corrected row, and checks the open file again after an undo', async () => {
+    const tag = uniqueTag();
+    const period = `${2040 + randomInt(50)}-${String(1 + randomInt(12)).padStart(2, '0')}`;
+    const company = await adminApi<Company>('companies', { method: 'POST', body: { name: `Vendor ${tag}`, code: `W${tag.slice(0, 5)}` } });
+    const billing = await makeAccount('billing', 'Una');
+    const page = await chrome.open(undefined, { as: billing });
+    await page.goto(`/invoices/autofi/?period=${period}`);
+    await heading(page, 'Autofi');
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import lines into Autofi' });
+    const summary = dialog.getByTestId('import-summary');
+    // A spreadsheet's export: its own header spelling and money with a dollar sign and commas.
+    const upload = (name: string, rows: string[]) =>
+      dialog
+        .locator('input[type="file"]')
+        .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(['Period,Company,Description,Quantity,Unit Price,Reference', ...rows].join('\r\n')) });
+    const rows = [`${period},${company.name},Trackers,3,12.50,${tag}-1`, `${period},${company.name},Support,2,"$1,250.00",${tag}-2`];
+
+    await upload(`${tag}.csv`, rows);
+    await expectText(summary, '2 rows: 2 valid, 0 already in the ledger (skipped), 0 problems');
+    const imported = apiResponse(page, /^invoices\/autofi\/lines\/import\?dryRun=false/, 'POST');
+    await dialog.getByRole('button', { name: 'Import 2 lines' }).click();
+    expect((await imported).status()).toBe(201);
+    await toast(page, 'success', 'Lines imported').waitFor();
+    expect((await linesOf(period)).map((l) => l.amountCents).sort((a, b) => a - b)).toEqual([3750, 250_000]);
+
+    // A corrected copy: row 1's quantity is 4 now. It is a problem naming both, not a skipped duplicate.
+    await upload('vendor-corrected.csv', [rows[0]?.replace(',3,', ',4,') ?? '', rows[1] ?? '']);
+    await expectText(summary, '2 rows: 1 valid, 1 already in the ledger (skipped), 1 problem');
+    const preview = dialog.getByRole('table', { name: 'Preview of the first 2 rows' });
+    await expectText(preview.locator('tr[data-row="1"] td[data-field="quantity"]'), '4Already in the ledger with quantity 3; the file says 4');
+    await expectText(preview.locator('tr[data-row="2"]').getByText('Already imported'), 'Already imported');
+    expect(await dialog.getByRole('button', { name: 'Fix the problems to import' }).isDisabled()).toBe(true);
+    await screenshot(page, 'ledger-import-differs-desktop');
+
+    // The same file again: nothing to import. Undo the import and the open file is checked again.
+    await upload('vendor-again.csv', rows);
+    await expectText(summary, '2 rows: 2 valid, 2 already in the ledger (skipped), 0 problems');
+    expect(await dialog.getByRole('button', { name: 'Import 0 lines' }).isDisabled()).toBe(true);
+    const past = dialog.getByRole('table', { name: 'Past imports' });
+    await past.getByRole('row').filter({ hasText: `${tag}.csv` }).getByRole('button', { name: /^Undo the import of / }).click();
+    const rechecked = apiResponse(page, /^invoices\/autofi\/lines\/import\?dryRun=true/, 'POST');
+    await page.getByRole('dialog', { name: 'Undo this import?' }).getByRole('button', { name: 'Undo import' }).click();
+    await toast(page, 'success', 'Import undone').waitFor();
+    expect((await rechecked).status()).toBe(200);
+    await expectText(summary, '2 rows: 2 valid, 0 already in the ledger (skipped), 0 problems');
+    expect(await dialog.getByRole('button', { name: 'Import 2 lines' }).isEnabled()).toBe(true);
+    // The file stays chosen through the check (Past imports never lists this name).
+    await dialog.getByText('vendor-again.csv', { exact: true }).waitFor();
+    await screenshot(page, 'ledger-import-rechecked-desktop');
+  });
+
   it('fits a phone in the dark theme: the preview scrolls inside its own region, the page does not', async () => {
     const page = await chrome.open(PHONE);
     await page.addInitScript((key) => localStorage.setItem(key, 'dark'), THEME_STORAGE_KEY);

@@ -1,6 +1,6 @@
 import { Alert, Button, Divider, FileInput, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { IMPORT_COLUMNS } from '../../../shared/schemas/imports';
 import type { InvoiceSource } from '../../../shared/schemas/invoices';
 import type { ImportReport, ImportResult } from '../../../shared/types';
@@ -10,7 +10,7 @@ import { sendImport, useImports } from './api';
 import { ImportPreview } from './ImportPreview';
 import { PastImports } from './PastImports';
 
-type Step = { kind: 'idle' } | { kind: 'checking' } | { kind: 'checked'; file: File; report: ImportReport } | { kind: 'failed'; message: string };
+type Step = { kind: 'idle' } | { kind: 'checking'; file: File } | { kind: 'checked'; file: File; report: ImportReport } | { kind: 'failed'; message: string };
 
 /** The check a refused import answers with (400), when its body is one. */
 const reportOf = (error: unknown) =>
@@ -28,15 +28,24 @@ export function ImportButton({ source, title, onImported }: { source: InvoiceSou
   // The same list Past imports shows, refreshed once an import lands.
   const imports = useImports(source, opened);
 
+  // Only the newest check's answer is shown: a file picked (or checked again) meanwhile wins.
+  const latest = useRef(0);
   const check = async (file: File | null) => {
+    latest.current += 1;
+    const mine = latest.current;
     if (!file) return setStep({ kind: 'idle' });
-    setStep({ kind: 'checking' });
+    setStep({ kind: 'checking', file });
     try {
-      setStep({ kind: 'checked', file, report: await sendImport<ImportReport>(source, file, file.name, true) });
+      const report = await sendImport<ImportReport>(source, file, file.name, true);
+      if (mine === latest.current) setStep({ kind: 'checked', file, report });
     } catch (error) {
-      setStep({ kind: 'failed', message: (error as Error).message });
+      if (mine === latest.current) setStep({ kind: 'failed', message: (error as Error).message });
     }
   };
+
+  // An undone import's lines are no longer in the ledger: the open file is checked again, so its
+  // rows stop counting as already imported.
+  const afterUndo = () => Promise.all([onImported(), step.kind === 'checked' ? check(step.file) : null]);
 
   const runImport = async () => {
     if (step.kind !== 'checked' || importing) return;
@@ -66,7 +75,7 @@ export function ImportButton({ source, title, onImported }: { source: InvoiceSou
         <Stack>
           <Text size="sm">
             A header row and one line per row; columns in any order: {IMPORT_COLUMNS.join(', ')} (reference optional). Comma, semicolon or tab; up to 10,000 rows. Every row is checked
-            first; the file is imported whole, as draft lines, or not at all. Rows whose reference the ledger already holds for that month are skipped.
+            first; the file is imported whole, as draft lines, or not at all. A row the ledger already holds (same month, reference and values) is skipped; one whose reference it holds with other values is a problem to fix.
           </Text>
           <FileInput
             label="CSV file"
@@ -74,7 +83,7 @@ export function ImportButton({ source, title, onImported }: { source: InvoiceSou
             accept=".csv,text/csv"
             clearable
             clearButtonProps={{ 'aria-label': 'Clear the file' }}
-            value={step.kind === 'checked' ? step.file : null}
+            value={step.kind === 'checked' || step.kind === 'checking' ? step.file : null}
             onChange={(file) => void check(file)}
           />
           <div aria-live="polite" aria-busy={step.kind === 'checking'}>
@@ -104,7 +113,7 @@ export function ImportButton({ source, title, onImported }: { source: InvoiceSou
             </Group>
           ) : null}
           <Divider />
-          <PastImports source={source} onUndone={onImported} />
+          <PastImports source={source} onUndone={afterUndo} />
         </Stack>
       </Modal>
     </>
