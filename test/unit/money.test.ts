@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { centsToText, parseCents } from '../../src/client/lib/money';
+import { formatMoney, moneyInMessage } from '../../src/shared/money';
 
 describe('parseCents', () => {
   it.each([
@@ -32,5 +33,18 @@ describe('centsToText', () => {
     [-123456, '-1234.56'],
   ])('writes %i cents as %j', (cents, text) => {
     expect(centsToText(cents)).toBe(text);
+  });
+});
+
+describe('moneyInMessage: money in the API’s messages', () => {
+  it.each([
+    [62006, '$620.06'],
+    [125000, '$1,250.00'],
+    [5, '$0.05'],
+    [-500, '-$5.00'],
+    [0, '$0.00'],
+  ])('%i cents read %s, with the sign the pages show', (cents, text) => {
+    expect(moneyInMessage(cents)).toBe(text);
+    expect(formatMoney(cents, 'en-US')).toBe(text);
   });
 });

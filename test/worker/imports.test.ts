@@ -257,9 +257,9 @@ describe('a reference the ledger holds with other values', () => {
       { row: 1, field: 'company', message: `Already in the ledger with company ${JSON.stringify(companyName)}; the file says ${JSON.stringify(other)}` },
       { row: 2, field: 'description', message: 'Already in the ledger with description "Line V-2"; the file says "Line V-2 corrected"' },
       { row: 3, field: 'quantity', message: 'Already in the ledger with quantity 10; the file says 12' },
-      { row: 4, field: 'unit_price', message: 'Already in the ledger with unit price 12.50; the file says 1250.00' },
+      { row: 4, field: 'unit_price', message: 'Already in the ledger with unit price $12.50; the file says $1,250.00' },
       { row: 6, field: 'quantity', message: 'Already in the ledger with quantity 10; the file says 11' },
-      { row: 6, field: 'unit_price', message: 'Already in the ledger with unit price 12.50; the file says 13.00' },
+      { row: 6, field: 'unit_price', message: 'Already in the ledger with unit price $12.50; the file says $13.00' },
     ]);
     expect(report.preview.map((line) => line.duplicate)).toEqual([false, false, false, false, true, false, false]);
 

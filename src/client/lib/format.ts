@@ -1,4 +1,5 @@
 import { ISO_DATE } from '../../shared/dates';
+import { formatMoney } from '../../shared/money';
 
 /**
  * Display formats shared by the pages: dates in the person's locale ("23 Nov 2026" in en-GB,
@@ -60,7 +61,7 @@ export const formatHours = (hours: number, locale?: string) => {
   return rest ? `${days} d ${rest} h` : `${days} d`;
 };
 
-export const formatCents = (cents: number, currency = 'USD') =>
-  new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(cents / 100);
+/** Money from integer cents in the person's locale: "$1,250.00" (one formatter with the provider's messages). */
+export const formatCents = (cents: number, locale?: string) => formatMoney(cents, locale);
 
 export const fullName = (person: { firstName: string; surname: string }) => `${person.firstName} ${person.surname}`;

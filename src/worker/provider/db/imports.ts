@@ -1,6 +1,6 @@
 import { IMPORT_MAX_ERRORS, IMPORT_PREVIEW_ROWS, type ImportListQuery } from '../../../shared/schemas/imports';
+import { moneyInMessage } from '../../../shared/money';
 import type { InvoiceSource } from '../../../shared/schemas/invoices';
-import { centsToDecimal } from '../../../shared/csv';
 import type { ImportBatch, ImportError, ImportReport, ImportResult } from '../../../shared/types';
 import { Conflict } from '../errors/domain';
 import type { CheckedRow, CompanyIndex } from '../imports/check-rows';
@@ -102,7 +102,7 @@ const sameValues = (row: CheckedRow, line: LedgerLine) =>
   line.company_id === row.companyId && line.description === row.description && line.quantity === row.quantity && line.unit_price_cents === row.unitPriceCents;
 
 const quoted = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
-const money = (cents: number | null) => (cents === null ? '' : centsToDecimal(cents).decimal);
+const money = (cents: number | null) => (cents === null ? '' : moneyInMessage(cents));
 
 /** Each value in which `row` differs from the ledger's `line`, as an error naming both. */
 const differences = (row: CheckedRow, line: LedgerLine): ImportError[] => {

@@ -1,5 +1,6 @@
 import { AGING_BUCKETS, type AgingBucket, type PaymentPayload } from '../../../shared/schemas/payments';
 import { utcDay } from '../../../shared/dates';
+import { moneyInMessage } from '../../../shared/money';
 import type { StatementStatus } from '../../../shared/schemas/invoices';
 import type { AgingSummary, StatementIssuer } from '../../../shared/types';
 import { Conflict } from '../errors/domain';
@@ -87,7 +88,7 @@ const refusedPayment = async (db: D1Database, id: number) => {
     .first<{ status: string; balance: number }>();
   if (!row) return null;
   if (row.status !== 'issued') return new Conflict(`Payments are recorded against issued statements; this one is ${row.status}`);
-  return new Conflict(`The payment is more than the balance of ${(row.balance / 100).toFixed(2)}; record at most the balance`);
+  return new Conflict(`The payment is more than the balance of ${moneyInMessage(row.balance)}; record at most the balance`);
 };
 
 /** Records a payment against an issued statement (README "Billing rules"); null when there is no such statement. */
