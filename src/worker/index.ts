@@ -18,7 +18,7 @@ const isApiPath = (path: string) => API_PATH.test(path);
 
 const jsonBodyLimit = bodyLimit({
   maxSize: MAX_REQUEST_BODY_BYTES,
-  onError: (c) => c.json({ message: 'Request body is larger than 10 MB' }, 413),
+  onError: (c) => c.json({ message: 'Request body is larger than 10 MiB' }, 413),
 });
 
 // An attachment upload streams through to its target, which counts it against its own limit

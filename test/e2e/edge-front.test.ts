@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { baseUrl } from './fixtures';
 
 // `npm start` serves through a front that does what Cloudflare's edge does (scripts/edge-front.ts).
-// The Worker refuses a body over 10 MB before reading it, and workerd then resets the connection
+// The Worker refuses a body over 10 MiB before reading it, and workerd then resets the connection
 // on the unread bytes; the front still has to pass the refusal on, not a 502 of its own.
 const TWELVE_MB = 12 * 1024 * 1024;
 
@@ -39,7 +39,7 @@ it.each(['declared', 'chunked'] as const)("passes on the Worker's 413 to a 12 MB
   for (let attempt = 0; attempt < 3; attempt++) {
     const { status, body } = await post(length);
     expect(status).toBe(413);
-    expect(JSON.parse(body)).toEqual({ message: 'Request body is larger than 10 MB' });
+    expect(JSON.parse(body)).toEqual({ message: 'Request body is larger than 10 MiB' });
   }
   // The front keeps serving afterwards.
   expect((await fetch(new URL('/healthz', baseUrl()))).status).toBe(200);

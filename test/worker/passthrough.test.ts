@@ -279,7 +279,8 @@ describe('body size limit', () => {
       headers: { 'content-length': String(body.byteLength) },
       body,
     });
-    await expectError(res, 413);
+    // MAX_REQUEST_BODY_BYTES is 10 × 1024 × 1024: binary megabytes, as the 25 MiB upload limit says.
+    expect((await expectError(res, 413)).message).toBe('Request body is larger than 10 MiB');
     expect(await hitsOf(key)).toBe(0);
   });
 
