@@ -12,7 +12,8 @@ import { contentPath, deleteAttachment, useAttachments, useObjectUrl } from './a
 import { UploadProgress, useUploads } from './use-uploads';
 import classes from './attachments.module.css';
 
-const UNITS = ['bytes', 'KB', 'MB', 'GB'];
+// Sizes are counted in 1024s, so they are named in KiB and MiB, as the 25 MiB limit is.
+const UNITS = ['bytes', 'KiB', 'MiB', 'GiB'];
 export const formatBytes = (bytes: number) => {
   let value = bytes;
   let unit = 0;
@@ -101,7 +102,7 @@ export function AttachmentsSection({ ticketId }: { ticketId: number }) {
         aria-label="Add files"
       >
         <Group justify="space-between" gap="sm">
-          <Text size="sm">Drop files here or paste a screenshot (up to 25 MB each).</Text>
+          <Text size="sm">Drop files here or paste a screenshot (up to 25 MiB each).</Text>
           <FileButton onChange={(files) => send(files)} multiple>
             {(props) => (
               <Button {...props} variant="default" size="compact-sm">
