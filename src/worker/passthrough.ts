@@ -171,13 +171,14 @@ export const passthrough = ({ embedded, timeoutMs = REQUEST_TIMEOUT_MS }: Passth
     shareNote(request, c.get('requestNote'));
     clock.restart();
     const send = upstreamBase ? fetch(request) : Promise.resolve().then(() => embedded.fetch(request, c.env, c.executionCtx));
+    // The embedded provider runs in this invocation. What it does with a body that breaks off or is
+    // given up on (aborting the R2 upload, deleting a stored file) has to run to its end, even once
+    // the sender has gone or the Worker has answered 504.
+    if (!upstreamBase && body) c.executionCtx.waitUntil(send.catch(() => undefined));
     try {
       return passedBack(await Promise.race([send, clock.expired]));
     } catch (error) {
       if (error instanceof TimeoutError) {
-        // The embedded provider runs on after the answer: what it does with a cut-off upload
-        // (aborting the R2 upload, deleting a stored file) must not be stopped halfway.
-        if (!upstreamBase) c.executionCtx.waitUntil(send.catch(() => undefined));
         return c.json({ message: `The API did not answer within ${timeoutMs / 1000} seconds` }, 504);
       }
       console.error('passthrough: target unreachable', error);
