@@ -430,7 +430,7 @@ export const drawer = (page: Page) => page.getByRole('dialog').first();
 export const modal = (page: Page) => page.getByRole('dialog').last();
 
 /** A statement's status as its view shows it (the status badge's text). */
-export const statementStatus = (view: Locator) => view.getByText(/^(Open|Issued|Paid|Void)$/).first();
+export const statementStatus = (view: Locator) => view.getByText(/^(Open|Issued|Partially paid|Paid|Void)$/).first();
 
 /** The title of the open drawer (the heading that names the dialog). */
 export const drawerTitle = (page: Page) => drawer(page).getByRole('heading').first();

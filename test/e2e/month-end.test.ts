@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { THEME_STORAGE_KEY } from '../../src/client/lib/constants';
 import type { AgingSummary, Company, InvoiceLine, StatementDetail } from '../../src/shared/types';
-import { PHONE, POLL, adminApi, browserPerFile, choose, expectText, heading, modal, moneyInPage, screenshot, settled, statementStatus, textOf, toast, uniqueTag } from './fixtures';
+import { PHONE, POLL, adminApi, browserPerFile, choose, expectText, heading, modal, moneyInPage, screenshot, settled, statementStatus, textOf, toast, toastText, uniqueTag } from './fixtures';
 
 const chrome = browserPerFile();
 
@@ -75,7 +75,9 @@ describe('an issued statement is a document', () => {
       expect(text, part).toContain(part);
     }
     for (const line of statement.lines) expect(text).toContain(await moneyInPage(page, line.amountCents));
-    expect(text).not.toContain('Total due');
+    // A void document asks for no payment: no amount due, no payment terms.
+    expect(text).toContain('This statement is void and asks for no payment.');
+    for (const absent of ['Total due', 'Balance due', 'Please quote', 'with your payment']) expect(text, absent).not.toContain(absent);
     execFileSync('pdftoppm', ['-png', '-r', '70', '-f', '1', '-l', '1', '-singlefile', file, 'test-results/month-end-void-print']);
   });
 });
@@ -96,7 +98,23 @@ describe('payments', () => {
 
     const balance = statement.totalCents - 100_000;
     await expectText(view.getByTestId('statement-balance'), await moneyInPage(page, balance));
-    await expectText(statementStatus(view), 'Issued');
+    await expectText(statementStatus(view), 'Partially paid');
+
+    // On paper: the total, what was paid and the balance still due.
+    const file = 'test-results/month-end-partly-paid.pdf';
+    mkdirSync('test-results', { recursive: true });
+    writeFileSync(file, await page.pdf({ format: 'A4', printBackground: true }));
+    const text = pdfText(file);
+    for (const part of [
+      `Total ${await moneyInPage(page, statement.totalCents)}`,
+      `Paid −${await moneyInPage(page, 100_000)}`,
+      `Balance due ${await moneyInPage(page, balance)}`,
+      `Please quote ${statement.number} with your payment`,
+    ]) {
+      expect(text, part).toContain(part);
+    }
+    expect(text).not.toContain('Total due');
+    execFileSync('pdftoppm', ['-png', '-r', '70', '-f', '1', '-l', '1', '-singlefile', file, 'test-results/month-end-partly-paid-print']);
     const payments = view.getByRole('table', { name: 'Payments' });
     expect(await textOf(payments)).toContain('AUTH-5531');
 
@@ -132,6 +150,26 @@ describe('payments', () => {
     expect((await adminApi<StatementDetail>(`invoices/gifs/statements/${statement.id}`)).payments).toEqual([]);
   });
 
+  it('"Partially paid" is a status the list shows and filters by, kept in the address', async () => {
+    const [partly, untouched] = [await issuedStatement(), await issuedStatement()];
+    await adminApi(`invoices/gifs/statements/${partly.id}/payments`, { method: 'POST', body: { paidOn: '2026-11-03', amountCents: 10_000, method: 'bank' } });
+    const page = await chrome.open();
+    await page.goto('/invoices/gifs/statement');
+    await heading(page, 'GIFS statements');
+    await choose(page, page.getByRole('combobox', { name: 'Status' }), 'Partially paid');
+    await expect.poll(() => new URL(page.url()).searchParams.get('state'), POLL).toBe('partial');
+    const table = page.getByRole('table', { name: 'Statements' });
+    const row = table.getByRole('row').filter({ hasText: partly.number });
+    await row.waitFor();
+    expect(await textOf(row)).toContain('Partially paid');
+    expect(await table.getByRole('row').filter({ hasText: untouched.number }).count()).toBe(0);
+    await screenshot(page, 'month-end-partly-paid-filter-desktop');
+    // The same view after a reload, and the Issued filter keeps only those with nothing paid.
+    await page.goto('/invoices/gifs/statement?state=issued');
+    await table.getByRole('row').filter({ hasText: untouched.number }).waitFor();
+    expect(await table.getByRole('row').filter({ hasText: partly.number }).count()).toBe(0);
+  });
+
   it('the aging cards show the figures of the aging summary, and the phone layout holds them', async () => {
     await issuedStatement();
     const page = await chrome.open();
@@ -161,30 +199,56 @@ describe('payments', () => {
 });
 
 describe('closing an Autofi month', () => {
-  it('closes the month into one invoice, shows and prints it, and a line links to it', async () => {
+  const monthInPage = (page: Page, period: string) =>
+    page.evaluate((p) => new Date(`${p}-01T00:00:00Z`).toLocaleDateString(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' }), period);
+  const newCompany = (name: string, address: string) => adminApi<Company>('companies', { method: 'POST', body: { name: `${name} ${uniqueTag()}`, address } });
+  const addLine = (period: string, body: Record<string, unknown>) =>
+    adminApi<InvoiceLine>('invoices/autofi/lines', { method: 'POST', body: { period, description: `Vehicle trackers ${uniqueTag()}`, unitPriceCents: 2_450, status: 'approved', ...body } });
+
+  it('warns of the drafts that stay, closes into one invoice per company, and prints one with what was paid and the balance due', async () => {
     const period = freshPeriod();
-    const lines = [];
-    for (const [n, quantity] of [4, 9].entries()) {
-      lines.push(await adminApi<InvoiceLine>('invoices/autofi/lines', { method: 'POST', body: { period, description: `Vehicle trackers ${uniqueTag()}`, quantity, unitPriceCents: 2_450, reference: `FLEET-${n}`, status: 'approved' } }));
-    }
+    const [harbour, delta] = [await newCompany('Harbour Freight', '7 Harbour Road\nPort Town 4001'), await newCompany('Delta Couriers', '2 Delta Way')];
+    const harbourLines = [await addLine(period, { companyId: harbour.id, quantity: 4, reference: 'FLEET-0' }), await addLine(period, { companyId: harbour.id, quantity: 9, reference: 'FLEET-1' })];
+    const deltaLine = await addLine(period, { companyId: delta.id, quantity: 2 });
+    const drafts = [await addLine(period, { companyId: harbour.id, quantity: 300, status: 'draft' }), await addLine(period, { companyId: delta.id, quantity: 117, status: 'draft' })];
     const page = await chrome.open();
     await page.goto(`/invoices/autofi/?period=${period}`);
     await heading(page, 'Autofi');
     const section = page.getByTestId('month-invoice');
     await section.getByRole('button', { name: 'Close month' }).click();
+    const dialog = page.getByTestId('close-month-dialog');
+    await expect.poll(() => dialog.getAttribute('aria-busy'), POLL).toBe('false');
+    const month = await monthInPage(page, period);
+    const draftSum = drafts.reduce((sum, l) => sum + l.amountCents, 0);
+    await expectText(dialog.getByTestId('close-month-drafts').locator('.mantine-Alert-title'), `2 draft lines, ${await moneyInPage(page, draftSum)}, stay in ${month}`);
+    const approvedSum = [...harbourLines, deltaLine].reduce((sum, l) => sum + l.amountCents, 0);
+    expect(await textOf(dialog)).toContain(`Its 3 approved lines (${await moneyInPage(page, approvedSum)}) become invoiced, one invoice per company`);
+    await settled(modal(page));
+    await screenshot(page, 'month-end-close-dialog-desktop');
     await modal(page).getByRole('button', { name: 'Close month' }).click();
     await toast(page, 'success', 'Month closed').waitFor();
-    const number = `AUTOFI-${period}-1`;
-    await expect.poll(() => textOf(section), POLL).toContain(`Invoice ${number}`);
-    expect(await section.getByRole('button', { name: 'Close month' }).count()).toBe(0);
+
+    // Numbered in the order of the companies' names: Delta, then Harbour.
+    const [deltaNumber, harbourNumber] = [`AUTOFI-${period}-1`, `AUTOFI-${period}-2`];
+    const rows = section.getByTestId('month-invoice-row');
+    await expect.poll(() => rows.count(), POLL).toBe(2);
+    expect(await textOf(rows.nth(0))).toContain(`Invoice ${deltaNumber}`);
+    expect(await textOf(rows.nth(0))).toContain(delta.name);
+    expect(await textOf(rows.nth(1))).toContain(`Invoice ${harbourNumber}`);
+    expect(await textOf(rows.nth(1))).toContain(harbour.name);
+    await expect.poll(() => section.getByRole('button', { name: 'Close month' }).count(), POLL).toBe(0);
     await expect.poll(() => page.getByRole('dialog').count(), POLL).toBe(0);
     await screenshot(page, 'month-end-autofi-closed-desktop');
 
-    await section.getByRole('button', { name: 'View invoice' }).click();
+    // A partial payment on Harbour's invoice, then its printed copy.
+    const [, harbourInvoice] = (await adminApi<{ invoices: StatementDetail[] }>(`invoices/autofi/periods/${period}/invoices`)).invoices;
+    await adminApi(`invoices/gifs/statements/${harbourInvoice!.id}/payments`, { method: 'POST', body: { paidOn: '2026-11-03', amountCents: 12_000, method: 'bank', reference: 'EFT 1' } });
+    await page.reload();
+    await section.getByRole('button', { name: `View invoice ${harbourNumber}` }).click();
     const view = page.getByTestId('statement-view');
     await view.waitFor();
-    for (const line of lines) await expect.poll(() => textOf(view), POLL).toContain(line.description);
-    const total = lines.reduce((sum, l) => sum + l.amountCents, 0);
+    await expectText(statementStatus(view), 'Partially paid');
+    const total = harbourLines.reduce((sum, l) => sum + l.amountCents, 0);
     await expectText(view.getByTestId('statement-total'), await moneyInPage(page, total));
     await settled(page.getByRole('dialog').last());
     await screenshot(page, 'month-end-autofi-invoice-desktop');
@@ -193,13 +257,51 @@ describe('closing an Autofi month', () => {
     mkdirSync('test-results', { recursive: true });
     writeFileSync(file, await page.pdf({ format: 'A4', printBackground: true }));
     const text = pdfText(file);
-    for (const part of ['Invoice', `Invoice number ${number}`, `Total due ${await moneyInPage(page, total)}`, 'FLEET-0', ...lines.map((l) => l.description)]) expect(text, part).toContain(part);
+    for (const part of [
+      'Invoice',
+      `Invoice number ${harbourNumber}`,
+      'BILL TO',
+      harbour.name,
+      '7 Harbour Road',
+      'Port Town 4001',
+      `Total ${await moneyInPage(page, total)}`,
+      `Paid −${await moneyInPage(page, 12_000)}`,
+      `Balance due ${await moneyInPage(page, total - 12_000)}`,
+      'FLEET-0',
+      ...harbourLines.map((l) => l.description),
+    ]) {
+      expect(text, part).toContain(part);
+    }
+    for (const absent of [delta.name, deltaLine.description, 'Total due', ...drafts.map((l) => l.description)]) expect(text, absent).not.toContain(absent);
     execFileSync('pdftoppm', ['-png', '-r', '70', '-f', '1', '-l', '1', '-singlefile', file, 'test-results/month-end-autofi-invoice-print']);
 
-    // The line's drawer links to the month with its invoice.
-    await page.goto(`/invoices/autofi/?lineId=${lines[0]!.id}`);
-    const link = page.getByRole('link', { name: number });
+    // The line's drawer links to the month with its invoices.
+    await page.goto(`/invoices/autofi/?lineId=${harbourLines[0]!.id}`);
+    const link = page.getByRole('link', { name: harbourNumber });
     await link.waitFor();
     expect(await link.getAttribute('href')).toBe(`/invoices/autofi/?period=${period}`);
+  });
+
+  it('refuses to close a month with an approved line of no company, naming it, and closes nothing', async () => {
+    const period = freshPeriod();
+    const company = await newCompany('Quay Haulage', '9 Quay Road');
+    await addLine(period, { companyId: company.id, quantity: 1 });
+    const lost = await addLine(period, { quantity: 1, description: `Spare trackers ${uniqueTag()}` });
+    const page = await chrome.open(PHONE);
+    await page.goto(`/invoices/autofi/?period=${period}`);
+    await page.evaluate((key) => localStorage.setItem(key, 'dark'), THEME_STORAGE_KEY);
+    await page.reload();
+    await heading(page, 'Autofi');
+    const section = page.getByTestId('month-invoice');
+    await section.getByRole('button', { name: 'Close month' }).click();
+    await expect.poll(() => page.getByTestId('close-month-dialog').getAttribute('aria-busy'), POLL).toBe('false');
+    await settled(modal(page));
+    await screenshot(page, 'month-end-close-dialog-phone-dark');
+    await modal(page).getByRole('button', { name: 'Close month' }).click();
+    const refusal = toast(page, 'error', 'Month not closed');
+    await refusal.waitFor();
+    expect(await toastText(refusal)).toContain(`${lost.id} (Spare trackers`);
+    expect((await adminApi<{ invoices: StatementDetail[] }>(`invoices/autofi/periods/${period}/invoices`)).invoices).toEqual([]);
+    expect(await textOf(section)).toContain('is open');
   });
 });

@@ -290,7 +290,7 @@ describe('printed statement', () => {
       `Issue date ${await inPage(longDate, statement.issuedAt ?? '')}`,
       `Due date ${await inPage(longDate, statement.dueOn ?? '')}`,
       'Azure compute, reserved instances',
-      `Total due ${await moneyInPage(page, statement.totalCents)}`,
+      `Balance due ${await moneyInPage(page, statement.totalCents)}`,
       'Payment terms: 30 days',
     ];
     for (const part of expected) expect(text, part).toContain(part);
