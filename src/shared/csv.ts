@@ -1,3 +1,5 @@
+import { plainDecimal } from './money';
+
 /**
  * CSV as RFC 4180, made safe and typed for spreadsheets:
  * - a text cell that a spreadsheet would run as a formula gets a leading apostrophe: one that
@@ -37,8 +39,4 @@ export const csvLines = (rows: CsvCell[][]) => rows.map((row) => `${row.map(csvC
 export const toCsv = (header: string[], rows: CsvCell[][]) => CSV_BOM + csvLines([header, ...rows]);
 
 /** Integer cents as a plain decimal for spreadsheets: -1234 → -12.34. */
-export const centsToDecimal = (cents: number): CsvDecimal => {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  return { decimal: `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}` };
-};
+export const centsToDecimal = (cents: number): CsvDecimal => ({ decimal: plainDecimal(cents) });

@@ -12,5 +12,11 @@ export const MESSAGE_LOCALE = 'en-US';
 
 export const formatMoney = (cents: number, locale?: string) => new Intl.NumberFormat(locale, { style: 'currency', currency: CURRENCY }).format(cents / 100);
 
+/** Integer cents as a plain decimal, no sign or separators: -1234 → "-12.34", for CSV cells and money inputs. */
+export const plainDecimal = (cents: number) => {
+  const abs = Math.abs(cents);
+  return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+};
+
 /** Money inside an API message: "$620.06" on every server. */
 export const moneyInMessage = (cents: number) => formatMoney(cents, MESSAGE_LOCALE);

@@ -1,3 +1,5 @@
+import { plainDecimal } from '../../shared/money';
+
 /**
  * Money typed by people, as integer cents. Parsed from the text itself rather than through
  * floating point, so "0.29" is 29 cents and never 28.999….
@@ -15,7 +17,4 @@ export const parseCents = (text: string): number | null => {
 };
 
 /** 1250 → "12.50", -5 → "-0.05": cents as the text of a money input. */
-export const centsToText = (cents: number) => {
-  const abs = Math.abs(cents);
-  return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-};
+export const centsToText = plainDecimal;
