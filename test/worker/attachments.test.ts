@@ -8,6 +8,7 @@ import { restoreBackup } from '../../src/worker/provider/db/backup/restore';
 import { d1Target } from '../../src/worker/provider/db/backup/restore-target';
 import { DATA_TABLES } from '../../src/worker/provider/db/tables';
 import { createApp } from '../../src/worker/index';
+import { provider } from '../../src/worker/provider';
 import { r2Source, readBackup, rowsIn } from './backup-files';
 import { lazyBody, trickle } from './slow-body';
 import { api, expectError, readJson, signedIn, type ErrorJson } from './support';
@@ -230,6 +231,33 @@ describe('an upload on a slow or broken line', () => {
     const res = await send(ticketId, trickle(bytes.subarray(0, bytes.length - withheld), 10, 0, { breakAfter }), { 'content-type': type });
     expect(res.status, res.text).toBe(400);
     expect(res.body.errors?.file).toEqual(['The upload was cut short or malformed']);
+    expect(await objectsOf(ticketId)).toBe(0);
+    expect(await rowsOf(ticketId)).toBe(0);
+  });
+
+  it('keeps no object and no row when the Worker stopped waiting while the provider read the body', async () => {
+    const ticketId = await newTicket();
+    const { bytes, type } = await encoded(text('arrived too late'));
+    const worker = new AbortController();
+    // The whole form in one piece, and the Worker's 504 sent as it is read.
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          controller.enqueue(bytes);
+          controller.close();
+          worker.abort();
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const request = new Request(`https://provider.internal/v1/tickets/${ticketId}/attachments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${staff.token}`, 'content-type': type },
+      body,
+      signal: worker.signal,
+    });
+    const res = await readJson<ErrorJson>(await provider.fetch(request, env, createExecutionContext()));
+    expect(res.status, res.text).toBe(503);
     expect(await objectsOf(ticketId)).toBe(0);
     expect(await rowsOf(ticketId)).toBe(0);
   });

@@ -7,10 +7,11 @@ import { Conflict, Invalid, NotFound } from '../errors/domain';
 import { receiveUpload } from '../files/upload';
 import { auditContext } from '../http/audit-context';
 import { requireAuth, type ProviderEnv } from '../http/auth';
-import { forbidden } from '../http/errors';
+import { HttpError, forbidden } from '../http/errors';
 import { foundOr404, readId } from '../http/params';
 import { contentHeaders } from '../files/serve';
 
+const givenUp = () => new HttpError(503, { message: 'The upload arrived after the Worker had stopped waiting; nothing was kept' });
 const full = () => new Conflict(`A ticket holds at most ${ATTACHMENTS_PER_TICKET} files; delete one first`);
 
 const REFUSALS = {
@@ -36,6 +37,11 @@ export const attachmentRoutes = new Hono<ProviderEnv>()
     if ((await attachmentCount(c.env.DB, ticketId)) >= ATTACHMENTS_PER_TICKET) throw full();
     const key = `attachments/${ticketId}/${crypto.randomUUID()}`;
     const file = await receiveUpload(c.req.raw, c.env.FILES, key);
+    // The Worker stopped waiting (its 504 is with the person already): the file is not kept.
+    if (c.req.raw.signal.aborted) {
+      await c.env.FILES.delete(key);
+      throw givenUp();
+    }
     const inserted = await insertAttachment(c.env.DB, auditContext(c), { ...file, ticketId, key }).catch(async (error: unknown) => {
       await c.env.FILES.delete(key);
       throw error;
