@@ -182,7 +182,7 @@ describe('presence while a correction dialog is open', () => {
   it('opening and closing an edit dialog keeps the person on the ticket for everyone else', async () => {
     const avery = await colleague();
     const ticket = await adminApi<Ticket>('tickets', { method: 'POST', body: { title: `Dialog presence ${uniqueTag()}` } });
-    await adminApi(`tickets/${ticket.id}/comments`, { method: 'POST', body: { body: 'Something to correct' } });
+    const comment = await adminApi<TicketComment>(`tickets/${ticket.id}/comments`, { method: 'POST', body: { body: 'Something to correct' } });
     const watching = await openTicket(ticket);
     const averys = await openTicket(ticket, { as: avery });
     const presence = drawer(watching).getByTestId('presence');
@@ -197,8 +197,12 @@ describe('presence while a correction dialog is open', () => {
     await dialog.waitFor({ state: 'hidden' });
     await expect.poll(() => presence.textContent(), POLL).toBe(`Also here:${avery.name}`);
 
-    // A clean dialog opened and closed: still there once a third person arrives after it.
+    // A clean dialog takes a colleague's save of its row as it comes; opened and closed, it leaves
+    // Avery on the ticket, still there once a third person arrives after it.
     const clean = await openEdit(averys, 'comment');
+    await adminApi(`tickets/${ticket.id}/comments/${comment.id}`, { method: 'PATCH', body: { body: 'Corrected by the admin' } });
+    await expect.poll(() => clean.getByRole('textbox', { name: 'Comment' }).inputValue(), POLL).toBe('Corrected by the admin');
+    expect(await clean.getByTestId('conflict-notice').count()).toBe(0);
     await averys.keyboard.press('Escape');
     await clean.waitFor({ state: 'hidden' });
     const casey = await makeAccount('staff', 'Casey');
