@@ -10,6 +10,7 @@ import type { PaymentPayload, StatementListQuery } from './schemas/payments';
 import type { CompanyChanges, CompanyPayload, TicketCategoryChanges, TicketCategoryPayload } from './schemas/lookups';
 import type { DashboardQuery, TicketReportQuery, TimesheetQuery } from './schemas/reports';
 import type { SearchQuery } from './schemas/search';
+import type { ApproveWeeksPayload, RejectWeekPayload, RejectWeeksPayload, TimesheetWeekQuery } from './schemas/timesheets';
 import type { BackupDownloadQuery } from './schemas/settings';
 import type { CommentPayload, TicketChanges, TicketListQuery, TicketPayload, TimeEntryChanges, TimeEntryPayload } from './schemas/tickets';
 import type { ChangePasswordPayload, CreateUserPayload, ProfilePayload, UpdateUserPayload, UserListQuery } from './schemas/users';
@@ -41,6 +42,7 @@ import type {
   TicketWatchers,
   TimeEntry,
   TimesheetReport,
+  TimesheetWeek,
   UnreadCount,
   User,
 } from './types';
@@ -123,6 +125,14 @@ export interface ApiContract {
 
   'GET /reports/timesheet': { query: TimesheetQuery; response: TimesheetReport };
   'GET /reports/tickets': { query: TicketReportQuery; response: TicketReport };
+  /** With `userId`: that person's week; without, every person's week (approvers). */
+  'GET /timesheets': { query: TimesheetWeekQuery; response: TimesheetWeek | Items<TimesheetWeek> };
+  'POST /timesheets/:userId/:week/submit': { response: TimesheetWeek };
+  'POST /timesheets/:userId/:week/approve': { response: TimesheetWeek };
+  'POST /timesheets/:userId/:week/reject': { body: RejectWeekPayload; response: TimesheetWeek };
+  'POST /timesheets/:userId/:week/reopen': { response: TimesheetWeek };
+  'POST /timesheets/approve': { body: ApproveWeeksPayload; response: { decided: number } };
+  'POST /timesheets/reject': { body: RejectWeeksPayload; response: { decided: number } };
   'GET /dashboard/summary': { query: DashboardQuery; response: DashboardSummary };
   'GET /search': { query: SearchQuery; response: Items<SearchResult> };
   'GET /audit': { query: AuditQuery; response: Page<AuditEntry> };

@@ -24,6 +24,7 @@ export const LIVE_ENTITIES: Partial<Record<AuditEntity, Permission | 'everyone'>
   invoice_line: 'everyone',
   statement: 'everyone',
   backup: 'everyone',
+  timesheet: 'everyone',
 };
 
 export interface ChangedEvent {

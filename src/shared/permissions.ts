@@ -21,6 +21,8 @@ export const PERMISSIONS = {
   exportAuditLog: { roles: ['admin'], action: 'export the audit log' },
   downloadBackups: { roles: ['admin'], action: 'download backups' },
   deleteAnyAttachment: { roles: ['admin'], action: "delete other people's files" },
+  approveTimesheets: { roles: ['billing', 'admin'], action: "approve or reject other people's weeks" },
+  reopenTimesheets: { roles: ['admin'], action: 'reopen approved weeks' },
 } as const satisfies Record<string, { roles: readonly Role[]; action: string }>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -291,6 +291,25 @@ export interface TimesheetReport {
   totals: { minutes: number; billableMinutes: number };
 }
 
+/** Where a person's ISO week stands (docs/api.md#timesheets); a week nobody has submitted is `open`. */
+export type TimesheetState = 'open' | 'submitted' | 'approved' | 'rejected';
+
+export interface TimesheetWeek {
+  userId: number;
+  userName: string;
+  /** `2026-W47`. */
+  week: string;
+  state: TimesheetState;
+  /** Time the person logged in the week, read when asked. */
+  minutes: number;
+  submittedAt: string | null;
+  decidedBy: number | null;
+  decidedByName: string | null;
+  decidedAt: string | null;
+  /** Why the week was rejected; empty otherwise. */
+  reason: string;
+}
+
 export interface TicketReport {
   from: string;
   to: string;
@@ -358,7 +377,7 @@ export type SearchResult =
   | (SearchHit & { type: 'invoice_line'; source: InvoiceSource });
 
 /** Why a notification was sent (docs/architecture.md#notifications-watchers-and-mentions). */
-export type NotificationKind = 'assigned' | 'mentioned' | 'commented' | 'status';
+export type NotificationKind = 'assigned' | 'mentioned' | 'commented' | 'status' | 'timesheet_approved' | 'timesheet_rejected';
 
 export interface Notification {
   id: number;

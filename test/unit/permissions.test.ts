@@ -16,6 +16,8 @@ const EXPECTED: Record<Permission, Role[]> = {
   exportAuditLog: ['admin'],
   downloadBackups: ['admin'],
   deleteAnyAttachment: ['admin'],
+  approveTimesheets: ['billing', 'admin'],
+  reopenTimesheets: ['admin'],
 };
 
 describe('may', () => {

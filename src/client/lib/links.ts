@@ -3,7 +3,7 @@ import type { InvoiceSource } from '../../shared/schemas/invoices';
 import type { SearchResultType } from '../../shared/schemas/search';
 import { invoiceLinks } from './addresses/invoices';
 import { lookupLinks } from './addresses/lookups';
-import { ticketReportLink } from './addresses/reports';
+import { ticketReportLink, timesheetWeekLink } from './addresses/reports';
 import { ticketLinks } from './addresses/tickets';
 import { userLink } from './addresses/users';
 
@@ -22,6 +22,7 @@ export const links = {
   line: invoiceLinks.line,
   ledgerMonth: invoiceLinks.ledgerMonth,
   ticketReport: ticketReportLink,
+  timesheetWeek: timesheetWeekLink,
 };
 
 /** The kinds of record that have an address: a search result's type or an audit entry's entity. */

@@ -15,6 +15,7 @@ import { dashboardRoutes, reportRoutes } from './routes/reports';
 import { searchRoutes } from './routes/search';
 import { settingsRoutes } from './routes/settings';
 import { ticketRoutes } from './routes/tickets';
+import { timesheetRoutes } from './routes/timesheets';
 import { userRoutes } from './routes/users';
 
 // What the rest of the Worker may use of the provider, and nothing else (held by lint).
@@ -35,6 +36,7 @@ export const provider = new Hono<ProviderEnv>()
   .route('/tickets', ticketRoutes)
   .route('/invoices', invoiceRoutes)
   .route('/reports', reportRoutes)
+  .route('/timesheets', timesheetRoutes)
   .route('/dashboard', dashboardRoutes)
   .route('/search', searchRoutes)
   .route('/live', liveRoutes)

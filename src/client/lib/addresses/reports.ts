@@ -29,3 +29,6 @@ export const rangeParts = (range: string) => {
 
 /** The ticket report over the days from `from` to `to`, in the form parseTicketReportParams reads. */
 export const ticketReportLink = (from: string, to: string) => withQuery(`${PAGES.ticketReport}/`, { range: rangeValue({ from, to }) });
+
+/** The timesheet report's week view of the week holding `day`, in the form parseTimesheetParams reads. */
+export const timesheetWeekLink = (day: string) => withQuery(`${PAGES.timesheet}/`, { view: 'week', from: day });

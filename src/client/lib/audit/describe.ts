@@ -19,6 +19,10 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   import: 'Imported lines',
   attach: 'Attached a file',
   detach: 'Removed a file',
+  submit: 'Submitted the week',
+  approve: 'Approved the week',
+  reject: 'Rejected the week',
+  reopen: 'Reopened the week',
 };
 
 export const ENTITY_LABELS: Record<AuditEntity, string> = {
@@ -31,6 +35,7 @@ export const ENTITY_LABELS: Record<AuditEntity, string> = {
   backup: 'Backup',
   session: 'Sign-in',
   import: 'Import',
+  timesheet: 'Timesheet',
 };
 
 // The API's field names (docs/architecture.md#roles-and-the-audit-log) as the pages label them; others are spelled out from camelCase.

@@ -1,6 +1,7 @@
 import { ActionIcon, Button, Group, Indicator, Popover, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { isoWeekMonday } from '../../../shared/iso-week';
 import type { Notification } from '../../../shared/types';
 import { callApi } from '../endpoints';
 import { formatDateTime } from '../format';
@@ -12,6 +13,8 @@ const WHAT: Record<Notification['kind'], string> = {
   mentioned: 'mentioned you in',
   commented: 'commented on',
   status: 'changed the status of',
+  timesheet_approved: 'approved your week',
+  timesheet_rejected: 'sent back your week',
 };
 
 const BellIcon = () => (
@@ -36,6 +39,9 @@ export function Bell() {
   const open = (item: Notification) => {
     setOpened(false);
     if (item.entity === 'ticket') navigate(links.ticket(item.entityId));
+    // A timesheet notice's title starts with its week (`2026-W47`).
+    const monday = item.entity === 'timesheet' ? isoWeekMonday(item.title.slice(0, 8)) : undefined;
+    if (monday) navigate(links.timesheetWeek(monday));
     if (!item.readAt) void markRead([item.id]);
   };
 
@@ -69,7 +75,8 @@ export function Bell() {
               <li key={item.id}>
                 <UnstyledButton onClick={() => open(item)} p={6} w="100%" style={{ borderRadius: 4 }} data-testid="notification">
                   <Text size="sm" fw={item.readAt ? 400 : 700}>
-                    {item.actorName ?? 'Someone'} {WHAT[item.kind]} #{item.entityId} {item.title}
+                    {item.actorName ?? 'Someone'} {WHAT[item.kind]} {item.entity === 'ticket' ? `#${item.entityId} ` : ''}
+                    {item.title}
                     {item.readAt ? null : <VisuallyHidden> (unread)</VisuallyHidden>}
                   </Text>
                   <Text size="xs" c="dimmed" component="time" dateTime={item.at}>

@@ -5,6 +5,7 @@ import { mentionedIds } from '../../../shared/mentions';
 import { notifyCommented, notifyMentioned, watchTicket } from './ticket-notices';
 import { COMMENT_SELECT, TIME_ENTRY_SELECT, rowsOf, toComment, toTimeEntry, written, type CommentRow, type TimeEntryRow } from './rows';
 import { fullName } from './sql';
+import { refuseLockedWeek, weekOpenSql } from './timesheets/lock';
 
 export const listComments = async (db: D1Database, ticketId: number) =>
   (
@@ -54,9 +55,10 @@ export const listTimeEntries = async (db: D1Database, ticketId: number) =>
   ).results.map(toTimeEntry);
 
 /**
- * Adds a time entry unless it would take the person's total for that day over 24 hours: the sum
- * is read inside the INSERT, so two entries sent at once cannot both slip under the limit. The
- * audit entry is in the same batch and is written only when the row is.
+ * Adds a time entry unless it would take the person's total for that day over 24 hours, or its
+ * week is submitted or approved (docs/architecture.md#timesheets): both are read inside the
+ * INSERT, so two entries, or an entry and a submit, sent at once cannot slip past them. The audit
+ * entry is in the same batch and is written only when the row is.
  */
 export const insertTimeEntry = async (db: D1Database, ticketId: number, author: Author, entry: TimeEntryPayload) => {
   const [inserted] = await db.batch([
@@ -65,12 +67,14 @@ export const insertTimeEntry = async (db: D1Database, ticketId: number, author: 
         `INSERT INTO time_entries (ticket_id, user_id, work_date, minutes, note, billable)
          SELECT ?1, ?2, ?3, ?4, ?5, ?6
          WHERE (SELECT coalesce(sum(minutes), 0) FROM time_entries WHERE user_id = ?2 AND work_date = ?3) + ?4 <= ?7
+           AND ${weekOpenSql('?2', '?3')}
          RETURNING *, (SELECT ${fullName()} FROM users WHERE id = ?2) AS user_name`,
       )
       .bind(ticketId, author.actorId, entry.workDate, entry.minutes, entry.note ?? '', entry.billable === false ? 0 : 1, MINUTES_PER_DAY),
     auditCreated(db, author, AUDIT_TIME),
   ]);
   const [row] = rowsOf<TimeEntryRow>(inserted);
+  if (!row) await refuseLockedWeek(db, author.actorId, [entry.workDate]);
   if (!row) throw new Conflict(`Time logged on ${entry.workDate} would come to more than 24 hours`);
   return toTimeEntry(row);
 };

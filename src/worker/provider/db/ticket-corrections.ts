@@ -5,6 +5,7 @@ import { AUDIT_COMMENT, AUDIT_TIME, type Author } from './ticket-activity';
 import { COMMENT_SELECT, TIME_ENTRY_SELECT, toComment, toTimeEntry, type CommentRow, type TimeEntryRow } from './rows';
 import { assignments, columnOf, conditionsSql, parameters, type Condition } from './sql';
 import { unlessStale, updateRecord, versionMatches } from './versions';
+import { refuseLockedWeek, weeksOpen } from './timesheets/lock';
 
 /**
  * Corrections of comments and time entries (README "Corrections"). Who may change a row is part
@@ -55,11 +56,20 @@ const findTimeEntry = async (db: D1Database, target: Target) => {
 
 /**
  * Why a correction changed nothing, read after the write: null for no such row (404), a stale
- * version (412), someone else's row (403); otherwise `otherwise` names the rule it broke.
+ * version (412), someone else's row (403), a locked week (409, `lockedDays` of a time entry);
+ * otherwise `otherwise` names the rule it broke.
  */
-const refusal = <T extends { userId: number; version: number }>(current: T | null, target: Target, by: Corrector, otherwise: string) => {
+const refusal = async <T extends { userId: number; version: number }>(
+  db: D1Database,
+  current: T | null,
+  target: Target,
+  by: Corrector,
+  otherwise: string,
+  lockedDays: (string | undefined)[] = [],
+) => {
   if (!unlessStale(current, target.version)) return null;
   if (current && current.userId !== by.actorId && !by.mayCorrectOthers) throw new NotAllowed('correctOthersActivity');
+  if (current) await refuseLockedWeek(db, current.userId, lockedDays);
   throw new Conflict(otherwise);
 };
 
@@ -73,7 +83,7 @@ export const updateComment = async (db: D1Database, target: Target, by: Correcto
   ]);
   const current = await findComment(db, target);
   if ((result?.meta.changes ?? 0) > 0) return current;
-  return refusal(current, target, by, CHANGED_MEANWHILE);
+  return refusal(db, current, target, by, CHANGED_MEANWHILE);
 };
 
 /** A comment's or time entry's delete, with its entry in the ticket's history. */
@@ -82,27 +92,31 @@ const deleteOne = async (db: D1Database, kind: 'comment' | 'time', target: Targe
     kind === 'comment'
       ? { table: 'ticket_comments', audit: AUDIT_COMMENT, action: 'comment_delete' as const, find: findComment }
       : { table: 'time_entries', audit: AUDIT_TIME, action: 'time_delete' as const, find: findTimeEntry };
-  const where = mayCorrect(target, by);
+  // Time in a submitted or approved week stays as it is (docs/architecture.md#timesheets).
+  const where = kind === 'time' ? [...mayCorrect(target, by), weeksOpen(undefined)] : mayCorrect(target, by);
   const { params, bind } = parameters([target.id]);
   const [, result] = await db.batch([
     auditDeleted(db, by, { ...audit, action, id: target.id, where }),
     db.prepare(`DELETE FROM ${table} WHERE id = ?1 AND ${conditionsSql(where, bind, table)}`).bind(...params),
   ]);
   if ((result?.meta.changes ?? 0) > 0) return true;
-  return refusal(await find(db, target), target, by, CHANGED_MEANWHILE) !== null;
+  const current = await find(db, target);
+  const day = current && 'workDate' in current ? current.workDate : undefined;
+  return (await refusal(db, current, target, by, CHANGED_MEANWHILE, [day])) !== null;
 };
 
 export const deleteComment = (db: D1Database, target: Target, by: Corrector) => deleteOne(db, 'comment', target, by);
 
 export const updateTimeEntry = async (db: D1Database, target: Target, by: Corrector, changes: TimeEntryChanges) => {
-  const where = [...mayCorrect(target, by), dayFits(changes)];
+  const where = [...mayCorrect(target, by), dayFits(changes), weeksOpen(changes.workDate)];
   const [, result] = await db.batch([
     auditUpdated(db, by, { ...AUDIT_TIME, action: 'time_edit', id: target.id, values: changes, where }),
     updateRecord(db, { table: 'time_entries', id: target.id, set: assignments(changes, TIME_COLUMNS), where }),
   ]);
   const current = await findTimeEntry(db, target);
   if ((result?.meta.changes ?? 0) > 0) return current;
-  return refusal(current, target, by, `Time logged on ${changes.workDate ?? current?.workDate} would come to more than 24 hours`);
+  const lockedDays = [current?.workDate, changes.workDate];
+  return refusal(db, current, target, by, `Time logged on ${changes.workDate ?? current?.workDate} would come to more than 24 hours`, lockedDays);
 };
 
 export const deleteTimeEntry = (db: D1Database, target: Target, by: Corrector) => deleteOne(db, 'time', target, by);
