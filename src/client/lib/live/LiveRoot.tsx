@@ -1,4 +1,4 @@
-import { Badge } from '@mantine/core';
+import { Badge, Box } from '@mantine/core';
 import { useEffect } from 'react';
 import { useSWRConfig } from 'swr';
 import { useSnapshot } from 'valtio';
@@ -51,8 +51,12 @@ export default function LiveRoot() {
   }, [mutate]);
 
   return status === 'offline' ? (
-    <Badge color="gray" variant="light" role="status" data-testid="live-offline">
-      Offline, reconnecting…
+    // On a phone the header has room for "Offline" alone, beside the bell and the account menu.
+    <Badge color="gray" variant="light" role="status" data-testid="live-offline" style={{ flexShrink: 0 }}>
+      Offline
+      <Box component="span" visibleFrom="sm">
+        , reconnecting…
+      </Box>
     </Badge>
   ) : null;
 }

@@ -14,7 +14,13 @@ interface RecordDrawerProps {
   keys?: readonly string[];
 }
 
-/** The side panel a record opens in; the whole screen on a phone. */
+/**
+ * The drawer and its shade start below the app's header (AppShell sets the height on :root), so
+ * the header's bell and offline badge stay in sight and in reach while a record is open.
+ */
+const BELOW_HEADER = { top: 'var(--app-shell-header-height, 0px)' };
+
+/** The side panel a record opens in; the whole screen below the header on a phone. */
 export function RecordDrawer({ opened, onClose, title, children, keys = ['id'] }: RecordDrawerProps) {
   const phone = useMediaQuery('(max-width: 48em)') ?? false;
   const [scope] = useState<GuardScope>(() => ({ keys, forms: new Set() }));
@@ -26,6 +32,7 @@ export function RecordDrawer({ opened, onClose, title, children, keys = ['id'] }
       position="right"
       size={phone ? '100%' : 'lg'}
       title={<span ref={clearance}>{title}</span>}
+      styles={{ inner: BELOW_HEADER, overlay: BELOW_HEADER }}
       {...closeOnEscapeInside(onClose)}
     >
       <GuardScopeContext.Provider value={scope}>{children}</GuardScopeContext.Provider>
