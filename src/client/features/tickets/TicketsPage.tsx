@@ -1,4 +1,4 @@
-import { Badge, Button, Divider, Stack, Text } from '@mantine/core';
+import { Badge, Button, Divider, Group, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMemo } from 'react';
 import type { TicketPayload } from '../../../shared/schemas/tickets';
@@ -21,6 +21,7 @@ import { ticketSort, useTicketsParams } from '../../lib/addresses/tickets';
 import { TicketFilters } from './TicketFilters';
 import { NEW_TICKET, TicketForm, editableFields } from './TicketForm';
 import { TimeSection } from './TimeSection';
+import { WatchButton } from './WatchButton';
 import { RecordState } from '../../lib/ui/RecordState';
 
 const COLUMNS: Column<Ticket>[] = [
@@ -99,10 +100,13 @@ export function TicketsPage() {
         <RecordState read={ticket} noun="Ticket">
           {(current) => (
             <Stack>
-              <Text size="xs" c="dimmed">
-                Reported by {current.reporterName ?? 'unknown'} on {formatDate(current.createdAt)}
-                {current.resolvedAt ? ` · resolved ${formatDate(current.resolvedAt)}` : ''}
-              </Text>
+              <Group justify="space-between" gap="xs">
+                <Text size="xs" c="dimmed">
+                  Reported by {current.reporterName ?? 'unknown'} on {formatDate(current.createdAt)}
+                  {current.resolvedAt ? ` · resolved ${formatDate(current.resolvedAt)}` : ''}
+                </Text>
+                <WatchButton ticketId={current.id} />
+              </Group>
               <TicketForm
                 key={current.updatedAt}
                 initialValues={editableFields(current)}
