@@ -10,6 +10,8 @@ const CONTENT_SECURITY_POLICY = [
   "style-src 'self' 'unsafe-inline'",
   // blob: is an attachment's thumbnail, fetched with the token and shown from an object URL.
   "img-src 'self' data: blob:",
+  // blob: is a PDF attachment's preview, fetched the same way and shown in a frame of the page.
+  "frame-src 'self' blob:",
   "font-src 'self' data:",
   "connect-src 'self'",
   "object-src 'none'",

@@ -79,13 +79,15 @@ describe('attachments', () => {
     const answer = await posted;
     expect(answer.status()).toBe(201);
     const stored = (await answer.json()) as Attachment;
-    expect(stored).toMatchObject({ name: 'image.png', contentType: 'image/png', bytes: TINY_PNG.length });
-    await files(page).filter({ hasText: 'image.png' }).getByRole('img', { name: 'image.png' }).waitFor();
+    // Named by the page's local time, not the browser's "image.png".
+    expect(stored).toMatchObject({ contentType: 'image/png', bytes: TINY_PNG.length });
+    expect(stored.name).toMatch(/^Screenshot \d{4}-\d{2}-\d{2} \d{2}\.\d{2}\.png$/);
+    await files(page).filter({ hasText: stored.name }).getByRole('img', { name: stored.name }).waitFor();
     await files(page).first().scrollIntoViewIfNeeded();
     await screenshot(page, 'attachments-phone');
     await page.evaluate((key) => localStorage.setItem(key, 'dark'), THEME_STORAGE_KEY);
     await page.reload();
-    await files(page).filter({ hasText: 'image.png' }).getByRole('img', { name: 'image.png' }).waitFor();
+    await files(page).filter({ hasText: stored.name }).getByRole('img', { name: stored.name }).waitFor();
     await files(page).first().scrollIntoViewIfNeeded();
     await screenshot(page, 'attachments-phone-dark');
   });

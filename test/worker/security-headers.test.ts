@@ -39,6 +39,8 @@ describe.each(responses)('%s (%i)', (_, status, send) => {
     expect(csp.get('script-src')?.[0]).toBe("'self'");
     expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
     expect(csp.get('object-src')).toEqual(["'none'"]);
+    // Frames of the page's own object URLs only (a PDF attachment's preview), no other site's.
+    expect(csp.get('frame-src')).toEqual(["'self'", 'blob:']);
   });
 
   it('has HSTS, nosniff, a referrer policy and a permissions policy', async () => {

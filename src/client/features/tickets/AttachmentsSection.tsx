@@ -10,6 +10,8 @@ import { ConfirmDialog } from '../../lib/ui/ConfirmDialog';
 import { useDownload } from '../../lib/use-download';
 import { contentPath, deleteAttachment, useAttachments, useObjectUrl } from './attachments-api';
 import { UploadProgress, useUploads } from './use-uploads';
+import { AttachmentPreview, canPreview } from './AttachmentPreview';
+import { nameScreenshots } from './screenshot-name';
 import classes from './attachments.module.css';
 
 // Sizes are counted in 1024s, so they are named in KiB and MiB, as the 25 MiB limit is.
@@ -30,14 +32,17 @@ function Thumbnail({ file }: { file: Attachment }) {
 }
 
 export function AttachmentRow({ file, onDelete, showComment = true }: { file: Attachment; onDelete: (() => void) | null; showComment?: boolean }) {
-  const { start } = useDownload('Download failed');
+  const { start, busy } = useDownload('Download failed');
   const download = () => void start(() => apiDownload(contentPath(file.id), file.name));
+  // Images and PDFs open in a preview with Download beside it; other files download at once.
+  const [previewing, setPreviewing] = useState(false);
+  const previewable = canPreview(file);
   return (
     <Paper withBorder p="xs" component="li" className={classes.row}>
       <Group wrap="nowrap" gap="sm" align="center">
         {isImageType(file.contentType) ? <Thumbnail file={file} /> : null}
         <Stack gap={0} className={classes.grow}>
-          <Anchor component="button" type="button" onClick={download} className={classes.name}>
+          <Anchor component="button" type="button" onClick={previewable ? () => setPreviewing(true) : download} className={classes.name} aria-haspopup={previewable ? 'dialog' : undefined}>
             {file.name}
           </Anchor>
           <Text size="xs" c="dimmed">
@@ -51,6 +56,7 @@ export function AttachmentRow({ file, onDelete, showComment = true }: { file: At
           </Button>
         ) : null}
       </Group>
+      {previewable ? <AttachmentPreview file={file} opened={previewing} onClose={() => setPreviewing(false)} onDownload={download} downloading={busy} /> : null}
     </Paper>
   );
 }
@@ -67,7 +73,7 @@ export function AttachmentsSection({ ticketId }: { ticketId: number }) {
     const files = Array.from(event.clipboardData?.files ?? []);
     if (!files.length) return;
     event.preventDefault();
-    send(files);
+    send(nameScreenshots(files));
   });
   useEffect(() => {
     const onPaste = (event: globalThis.ClipboardEvent) => onWindowPaste(event);

@@ -12,23 +12,24 @@ import { MutationForm } from '../../lib/form/MutationForm';
 import type { Mutation } from '../../lib/form/use-mutation';
 import { addComment, deleteComment, editComment, fetchComment, useComments } from './api';
 import { CommentFiles } from './CommentFiles';
+import { useComposerFiles } from './ComposerFiles';
 import { CorrectionActions, useMayCorrect } from './CorrectionActions';
 
 const validate = validateWith(commentSchema);
 const EMPTY: CommentPayload = { body: '' };
 
 const valuesOf = (comment: TicketComment): CommentPayload => ({ body: comment.body });
-
 const COMMENT_ROW = { action: 'comment_edit' } as const;
-function CommentEditForm({ comment, onSaved }: { comment: TicketComment; onSaved: () => unknown }) {
+
 /**
  * The correction of one comment, from the version it opened with: a colleague's save meanwhile
  * re-reads into a clean form, and shows a dirty one the conflict notice with the typing kept.
  */
-  const save: Mutation<CommentPayload, TicketComment> = {
+function CommentEditForm({ comment, onSaved }: { comment: TicketComment; onSaved: () => unknown }) {
   // The version being edited. The list re-reads as others save; following it would start the form
   // again over what was typed, so only the live check or the notice moves this on.
   const [shown, setShown] = useState(comment);
+  const save: Mutation<CommentPayload, TicketComment> = {
     send: (values, ifMatch) => editComment(comment.ticketId, comment.id, values, ifMatch),
     success: () => ['Comment edited'],
     failure: 'Comment not edited',
@@ -63,12 +64,16 @@ function CommentEditForm({ comment, onSaved }: { comment: TicketComment; onSaved
 export function CommentsSection({ ticketId, people }: { ticketId: number; people: readonly RecordOption[] }) {
   const comments = useComments(ticketId);
   const mayCorrect = useMayCorrect();
+  const composer = useComposerFiles(ticketId);
 
   const add: Mutation<CommentPayload, TicketComment> = {
     send: (values) => addComment(ticketId, values),
     success: () => ['Comment added'],
     failure: 'Comment not added',
-    onSuccess: () => comments.mutate(),
+    onSuccess: (created) => {
+      composer.sendTo(created.id);
+      return comments.mutate();
+    },
   };
 
   return (
@@ -119,7 +124,15 @@ export function CommentsSection({ ticketId, people }: { ticketId: number; people
       >
         {({ submitting }) => (
           <Stack gap="xs">
-            <MentionTextareaField name="body" label="New comment" autosize minRows={2} />
+            <MentionTextareaField
+              name="body"
+              label="New comment"
+              autosize
+              minRows={2}
+              description="Type @ to mention someone; paste or drop a screenshot to add it to the comment"
+              {...composer.boxProps}
+            />
+            {composer.list}
             <SubmitButton label="Add comment" submitting={submitting} />
           </Stack>
         )}

@@ -19,12 +19,13 @@ export const useUploads = (ticketId: number, commentId?: number) => {
   const [dragging, setDragging] = useState(false);
   const nextId = useRef(0);
 
-  const send = (files: File[]) => {
+  /** `to`: the comment the files belong to, when not the hook's own (a comment just added). */
+  const send = (files: File[], to: number | undefined = commentId) => {
     for (const file of files) {
       const id = (nextId.current += 1);
       setUploads((all) => [...all, { id, name: file.name, fraction: 0 }]);
       const progress = (fraction: number) => setUploads((all) => all.map((u) => (u.id === id ? { ...u, fraction } : u)));
-      uploadAttachment(ticketId, file, progress, commentId)
+      uploadAttachment(ticketId, file, progress, to)
         .then(
           () => notify.success('File attached', file.name),
           (error: Error) => notify.error('File not attached', `${file.name}: ${error.message}`),
