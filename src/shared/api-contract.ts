@@ -6,7 +6,7 @@ import type { ImportListQuery, ImportQuery } from './schemas/imports';
 import type { ListQuery } from './schemas/list';
 import type { LiveQuery, LiveTicket } from './live';
 import type { MarkReadPayload, NotificationListQuery } from './schemas/notifications';
-import type { PaymentPayload, StatementListQuery } from './schemas/payments';
+import type { AgingQuery, PaymentPayload, StatementListQuery } from './schemas/payments';
 import type { CompanyChanges, CompanyPayload, TicketCategoryChanges, TicketCategoryPayload } from './schemas/lookups';
 import type { DashboardQuery, TicketReportQuery, TimesheetQuery } from './schemas/reports';
 import type { SearchQuery } from './schemas/search';
@@ -104,7 +104,7 @@ export interface ApiContract {
   'DELETE /tickets/:id/time-entries/:entryId': { response: null };
 
   'GET /invoices/gifs/statements': { query: StatementListQuery; response: Page<Statement> };
-  'GET /invoices/gifs/statements/aging': { response: AgingSummary };
+  'GET /invoices/gifs/statements/aging': { query: AgingQuery; response: AgingSummary };
   'POST /invoices/gifs/statements/:id/payments': { body: PaymentPayload; response: StatementDetail };
   'DELETE /invoices/gifs/statements/:id/payments/:paymentId': { response: StatementDetail };
   'POST /invoices/:source/periods/:period/close': { response: { invoices: StatementDetail[] } };

@@ -234,6 +234,26 @@ describe('due dates, overdue and aging', () => {
     expect(aging.asOf).toBe(utcDay());
   });
 
+  it("with ledger=gifs sums only GIFS statements; without, every ledger's issued documents", async () => {
+    const gifs = await issuedStatement(2_300);
+    // The issued invoice of a closed Autofi month with a balance: every ledger's aging counts it, GIFS's does not.
+    await env.DB.prepare(
+      `INSERT INTO statements (ledger, period, sequence, status, issued_at, total_cents) VALUES ('autofi', '2198-01', 1, 'issued', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), 4_100)`,
+    ).run();
+    const [every, gifsOnly] = [
+      await json<AgingSummary>(await api('invoices/gifs/statements/aging', { token: billing })),
+      await json<AgingSummary>(await api('invoices/gifs/statements/aging?ledger=gifs', { token: billing })),
+    ];
+    const all = await json<Page<Statement>>(await api('invoices/gifs/statements?pageSize=200', { token: billing }));
+    const owed = all.items.filter((s) => s.status === 'issued' && s.balanceCents > 0);
+    expect(owed.some((s) => s.id === gifs.id)).toBe(true);
+    expect(gifsOnly.totals).toEqual({ statements: owed.length, balanceCents: owed.reduce((sum, s) => sum + s.balanceCents, 0) });
+    expect(every.totals).toEqual({ statements: gifsOnly.totals.statements + 1, balanceCents: gifsOnly.totals.balanceCents + 4_100 });
+    const autofi = await json<AgingSummary>(await api('invoices/gifs/statements/aging?ledger=autofi', { token: billing }));
+    expect(autofi.totals).toEqual({ statements: 1, balanceCents: 4_100 });
+    expect((await expectError(await api('invoices/gifs/statements/aging?ledger=nope', { token: billing }), 400)).errors?.ledger).toBeDefined();
+  });
+
   it('filters by the state a statement shows: issued with nothing paid, partially paid, paid; the other values keep working', async () => {
     const untouched = await issuedStatement(900);
     const partly = await issuedStatement(900);

@@ -40,6 +40,12 @@ export const statementListQuerySchema = listQuerySchema.shape({
 });
 export type StatementListQuery = InferType<typeof statementListQuerySchema>;
 
+/** The aging summary: of one ledger's documents when `ledger` names it, else of every ledger's. */
+export const agingQuerySchema = object({
+  ledger: string<Ledger>().oneOf(LEDGERS, `Must be one of ${LEDGERS.join(', ')}`),
+});
+export type AgingQuery = InferType<typeof agingQuerySchema>;
+
 /** Days past due that each aging bucket covers; `current` is not yet due. */
 export const AGING_BUCKETS = ['current', 'days1to30', 'days31to60', 'days61to90', 'days90plus'] as const;
 export type AgingBucket = (typeof AGING_BUCKETS)[number];

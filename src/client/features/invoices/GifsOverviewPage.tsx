@@ -4,7 +4,7 @@ import { useDashboardFigures } from '../../lib/dashboard-summary';
 import { formatCents, formatMonth } from '../../lib/format';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { StatCard } from '../../lib/ui/StatCard';
-import { useLines, useStatements } from './api';
+import { useAging, useLines, useStatements } from './api';
 import classes from './gifs-overview.module.css';
 import { recentPeriods } from './labels';
 import { StatementBadge } from './StatementBadge';
@@ -17,10 +17,15 @@ export function GifsOverviewPage() {
   const sla = useLines('gifs-sla', { period: thisMonth, page: 1 });
   const azure = useLines('gifs-azure', { period: thisMonth, page: 1 });
   const statements = useStatements(1, {}, 12);
+  // Open statements are those not settled: generated and not yet issued, or issued with a balance
+  // still owed (the aging's count). Paid and void ones are done. Both figures count every GIFS
+  // statement, not only the recent ones listed below.
+  const toIssue = useStatements(1, { state: 'open' }, 1);
+  const owed = useAging('gifs');
+  const awaiting = owed.data?.totals.statements;
+  const open = toIssue.data && awaiting !== undefined ? toIssue.data.total + awaiting : undefined;
   // The dashboard's Unbilled card leads here: the same figure from the same call.
   const summary = useDashboardFigures();
-  const issued = statements.data?.items.filter((s) => s.status === 'issued') ?? [];
-  const outstanding = issued.reduce((sum, s) => sum + s.totalCents, 0);
   const money = (cents: number | undefined) => (cents === undefined ? '…' : formatCents(cents));
 
   return (
@@ -29,9 +34,20 @@ export function GifsOverviewPage() {
       <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 5 }} mb="lg">
         <StatCard label="SLA this month" value={money(sla.data?.totals.amountCents)} hint={<Anchor component={Link} to={PAGES.gifsSla} size="xs">Open SLA ledger</Anchor>} />
         <StatCard label="Azure this month" value={money(azure.data?.totals.amountCents)} hint={<Anchor component={Link} to={PAGES.gifsAzure} size="xs">Open Azure ledger</Anchor>} />
-        <StatCard label="Outstanding" value={statements.data ? formatCents(outstanding) : '…'} hint={`${issued.length} issued, unpaid`} />
+        <StatCard label="Outstanding" value={owed.error ? '—' : money(owed.data?.totals.balanceCents)} hint={awaiting === undefined ? 'Balance of issued statements' : `Balance of ${awaiting} issued ${awaiting === 1 ? 'statement' : 'statements'}`} />
         <StatCard label="Unbilled" value={summary.error ? '—' : money(summary.data?.unbilledCents)} hint="Draft and approved lines of every ledger (Autofi, 3D Tracking, SLA, Azure) not yet invoiced" />
-        <StatCard label="Statements" value={statements.data ? statements.data.total : '…'} hint={<Anchor component={Link} to={PAGES.gifsStatements} size="xs">Open statements</Anchor>} />
+        <StatCard
+          label="Open statements"
+          value={toIssue.error || owed.error ? '—' : (open ?? '…')}
+          hint={
+            <>
+              {open === undefined ? null : `${toIssue.data?.total ?? 0} to issue, ${awaiting ?? 0} awaiting payment · `}
+              <Anchor component={Link} to={PAGES.gifsStatements} size="xs">
+                All statements
+              </Anchor>
+            </>
+          }
+        />
       </SimpleGrid>
       <Title order={2} size="h4" mb="sm">
         Recent statements

@@ -1,6 +1,7 @@
 import type {
   ClosingLedger,
   InvoiceSource,
+  Ledger,
   LineChanges,
   LinePayload,
   LineStatus,
@@ -56,7 +57,8 @@ export const useMonthInvoices = (ledger: ClosingLedger, period: string) =>
 export const useLineTotals = (source: InvoiceSource, period: string, status: LineStatus, enabled = true) =>
   useApi('GET /invoices/:source/lines', enabled ? { params: { source }, query: { period, status, page: 1, pageSize: 1 } } : null);
 export const closeMonth = (ledger: ClosingLedger, period: string) => callApi('POST /invoices/:source/periods/:period/close', { params: { source: ledger, period } });
-export const useAging = () => useApi('GET /invoices/gifs/statements/aging', {});
+/** What issued documents still owe by age: every ledger's, or `ledger`'s alone. */
+export const useAging = (ledger?: Ledger) => useApi('GET /invoices/gifs/statements/aging', { query: { ledger } });
 export const recordPayment = (id: number, payment: PaymentPayload) => callApi('POST /invoices/gifs/statements/:id/payments', { params: { id }, body: payment });
 export const reversePayment = (id: number, paymentId: number) => callApi('DELETE /invoices/gifs/statements/:id/payments/:paymentId', { params: { id, paymentId } });
 export const useStatement = (id: number | undefined) => useApi('GET /invoices/gifs/statements/:id', id ? { params: { id } } : null);

@@ -1,7 +1,7 @@
 import { AGING_BUCKETS, type AgingBucket, type PaymentPayload } from '../../../shared/schemas/payments';
 import { utcDay } from '../../../shared/dates';
 import { moneyInMessage } from '../../../shared/money';
-import type { StatementStatus } from '../../../shared/schemas/invoices';
+import type { Ledger, StatementStatus } from '../../../shared/schemas/invoices';
 import type { AgingSummary, StatementIssuer } from '../../../shared/types';
 import { Conflict } from '../errors/domain';
 import { auditCreated, auditDeleted, auditUpdated, jsonColumn, type AuditContext } from './audit';
@@ -116,17 +116,17 @@ export const reversePayment = async (db: D1Database, id: number, paymentId: numb
   return Boolean(results[3]?.results.length);
 };
 
-/** What issued statements still owe by days past due, as of today (UTC). */
-export const agingSummary = async (db: D1Database, issuer: StatementIssuer): Promise<AgingSummary> => {
+/** What issued statements still owe by days past due, as of today (UTC): one ledger's, or every ledger's when none is named. */
+export const agingSummary = async (db: D1Database, issuer: StatementIssuer, ledger?: Ledger): Promise<AgingSummary> => {
   const rows = await db
     .prepare(
       `SELECT CASE WHEN late <= 0 THEN 'current' WHEN late <= 30 THEN 'days1to30' WHEN late <= 60 THEN 'days31to60' WHEN late <= 90 THEN 'days61to90' ELSE 'days90plus' END AS bucket,
          count(*) AS statements, sum(balance) AS balance
        FROM (SELECT s.total_cents - ${PAID_SUM} AS balance, CAST(julianday(date('now')) - julianday(date(s.issued_at, '+' || ?1 || ' days')) AS INTEGER) AS late
-             FROM statements s WHERE s.status = 'issued')
+             FROM statements s WHERE s.status = 'issued' AND (?2 IS NULL OR s.ledger = ?2))
        WHERE balance > 0 GROUP BY bucket`,
     )
-    .bind(issuer.paymentTermsDays)
+    .bind(issuer.paymentTermsDays, ledger ?? null)
     .all<{ bucket: AgingBucket; statements: number; balance: number }>();
   const buckets = Object.fromEntries(AGING_BUCKETS.map((bucket) => [bucket, { statements: 0, balanceCents: 0 }])) as AgingSummary['buckets'];
   for (const row of rowsOf<{ bucket: AgingBucket; statements: number; balance: number }>(rows)) buckets[row.bucket] = { statements: row.statements, balanceCents: row.balance };

@@ -10,7 +10,7 @@ import {
   updateLineSchema,
   updateStatementSchema,
 } from '../../../shared/schemas/invoices';
-import { paymentSchema, statementListQuerySchema } from '../../../shared/schemas/payments';
+import { agingQuerySchema, paymentSchema, statementListQuerySchema } from '../../../shared/schemas/payments';
 import { allLines, findLine, insertLine, listLines, updateLine } from '../db/invoices';
 import { IMPORT_MAX_COLUMNS, IMPORT_MAX_ROWS, importListQuerySchema, importQuerySchema } from '../../../shared/schemas/imports';
 import { companyIndex, importFile, importReport, listImports, undoImport } from '../db/imports';
@@ -57,7 +57,7 @@ const linesRole = requireRole('editInvoiceLines');
 export const invoiceRoutes = new Hono<ProviderEnv>()
   .use(requireAuth)
   .get('/gifs/statements', queryOf(statementListQuerySchema), async (c) => c.json(await listStatements(c.env.DB, c.req.valid('query'), issuerOf(c.env))))
-  .get('/gifs/statements/aging', async (c) => c.json(await agingSummary(c.env.DB, issuerOf(c.env))))
+  .get('/gifs/statements/aging', queryOf(agingQuerySchema), async (c) => c.json(await agingSummary(c.env.DB, issuerOf(c.env), c.req.valid('query').ledger)))
   .post('/gifs/statements', statementsRole, jsonBody(createStatementSchema), async (c) =>
     c.json(await generateStatement(c.env.DB, c.req.valid('json'), issuerOf(c.env), auditContext(c)), 201),
   )
