@@ -35,6 +35,8 @@ function DurationInput({
   return (
     <TextInput
       description={HINT}
+      // The hint under the box, so the box lines up with the field beside it (the date).
+      inputWrapperOrder={['label', 'input', 'description', 'error']}
       {...props}
       value={shown}
       onChange={(event) => {
