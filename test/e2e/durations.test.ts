@@ -71,11 +71,11 @@ describe('time typed the ways people write it', () => {
   });
 
   it.each([
-    ['desktop', DESKTOP, 'light'],
-    ['desktop', DESKTOP, 'dark'],
-    ['phone', PHONE, 'light'],
-    ['phone', PHONE, 'dark'],
-  ] as const)('names the forms it takes under the field (%s, %s)', async (name, viewport, theme) => {
+    ['desktop', 'light', DESKTOP],
+    ['desktop', 'dark', DESKTOP],
+    ['phone', 'light', PHONE],
+    ['phone', 'dark', PHONE],
+  ] as const)('names the forms it takes under the field (%s, %s)', async (name, theme, viewport) => {
     const ticket = await makeTicket();
     const page = await openTicket(ticket, viewport, theme);
     const minutes = drawer(page).getByLabel('Minutes');
