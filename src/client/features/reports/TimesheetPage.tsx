@@ -14,6 +14,7 @@ import { today } from '../../lib/today';
 import { rangeAround, shiftRange } from './ranges';
 import { useTimesheetParams, type RangeMode } from '../../lib/addresses/reports';
 import classes from './timesheet.module.css';
+import { WeekStates } from './WeekStates';
 
 const hours = (minutes: number) => (minutes / 60).toFixed(2);
 const hoursCell = (minutes: number): CsvDecimal => ({ decimal: hours(minutes) });
@@ -91,6 +92,7 @@ export function TimesheetPage() {
           {error.message} <Button size="xs" variant="white" onClick={() => mutate()}>Try again</Button>
         </Alert>
       ) : null}
+      {mode === 'week' ? <WeekStates monday={range.from} /> : null}
       <SimpleGrid cols={{ base: 1, xs: 3 }} mb="md" aria-busy={loading}>
         <StatCard label="Total hours" value={data ? hours(data.totals.minutes) : '…'} />
         <StatCard label="Billable hours" value={data ? hours(data.totals.billableMinutes) : '…'} />

@@ -12,6 +12,7 @@ import { MutationForm } from '../../lib/form/MutationForm';
 import type { Mutation } from '../../lib/form/use-mutation';
 import { addTimeEntry, deleteTimeEntry, editTimeEntry, fetchTimeEntry, useTimeEntries } from './api';
 import { CorrectionActions, useMayCorrect } from './CorrectionActions';
+import { LockedWeekNote } from './LockedWeekNote';
 
 const validate = validateWith(timeEntrySchema);
 const validateChanges = validateWith(updateTimeEntrySchema);
@@ -141,6 +142,7 @@ export function TimeSection({ ticketId }: { ticketId: number }) {
           </Table>
         </Table.ScrollContainer>
       ) : null}
+      <LockedWeekNote />
       <MutationForm<TimeEntryPayload, TimeEntry>
         mutation={log}
         validate={validate}
