@@ -238,6 +238,7 @@ const VIEWS: View[] = [
   { name: 'gifs statements', path: '/invoices/gifs/statement' },
   { name: 'gifs statement', path: ({ statement }) => `/invoices/gifs/statement?statementId=${statement}` },
   { name: 'gifs statements, overdue only', path: '/invoices/gifs/statement?overdue=true' },
+  { name: 'autofi invoices, partially paid', path: '/invoices/gifs/statement?ledger=autofi&state=partial' },
   { name: 'gifs statement, void', path: ({ voided }) => `/invoices/gifs/statement?statementId=${voided}` },
   {
     name: 'gifs statement, record payment',
