@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { THEME_STORAGE_KEY } from '../../src/client/lib/constants';
 import type { AgingSummary, Company, InvoiceLine, StatementDetail } from '../../src/shared/types';
-import { PHONE, POLL, adminApi, browserPerFile, choose, expectText, heading, modal, moneyInPage, screenshot, settled, statementStatus, textOf, toast, toastText, uniqueTag } from './fixtures';
+import { DESKTOP, PHONE, POLL, adminApi, browserPerFile, choose, expectText, heading, modal, moneyInPage, screenshot, settled, statementStatus, textOf, toast, toastText, uniqueTag } from './fixtures';
 
 const chrome = browserPerFile();
 
@@ -225,6 +225,10 @@ describe('closing an Autofi month', () => {
     expect(await textOf(dialog)).toContain(`Its 3 approved lines (${await moneyInPage(page, approvedSum)}) become invoiced, one invoice per company`);
     await settled(modal(page));
     await screenshot(page, 'month-end-close-dialog-desktop');
+    await page.setViewportSize(PHONE);
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), POLL).toBe(true);
+    await screenshot(page, 'month-end-close-dialog-phone');
+    await page.setViewportSize(DESKTOP);
     await modal(page).getByRole('button', { name: 'Close month' }).click();
     await toast(page, 'success', 'Month closed').waitFor();
 
@@ -287,6 +291,7 @@ describe('closing an Autofi month', () => {
     const company = await newCompany('Quay Haulage', '9 Quay Road');
     await addLine(period, { companyId: company.id, quantity: 1 });
     const lost = await addLine(period, { quantity: 1, description: `Spare trackers ${uniqueTag()}` });
+    await addLine(period, { companyId: company.id, quantity: 40, status: 'draft' });
     const page = await chrome.open(PHONE);
     await page.goto(`/invoices/autofi/?period=${period}`);
     await page.evaluate((key) => localStorage.setItem(key, 'dark'), THEME_STORAGE_KEY);
@@ -296,7 +301,10 @@ describe('closing an Autofi month', () => {
     await section.getByRole('button', { name: 'Close month' }).click();
     await expect.poll(() => page.getByTestId('close-month-dialog').getAttribute('aria-busy'), POLL).toBe('false');
     await settled(modal(page));
+    expect(await textOf(page.getByTestId('close-month-drafts'))).toContain('1 draft line,');
     await screenshot(page, 'month-end-close-dialog-phone-dark');
+    await page.setViewportSize(DESKTOP);
+    await screenshot(page, 'month-end-close-dialog-desktop-dark');
     await modal(page).getByRole('button', { name: 'Close month' }).click();
     const refusal = toast(page, 'error', 'Month not closed');
     await refusal.waitFor();
