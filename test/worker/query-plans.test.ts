@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuditQuery } from '../../src/shared/schemas/audit';
 import { TICKET_SORTS, type TicketListQuery } from '../../src/shared/schemas/tickets';
 import { auditListSql } from '../../src/worker/provider/db/audit';
+import { IMPORT_INSERT_SQL, LEDGER_LINES_SQL } from '../../src/worker/provider/db/imports';
 import { bucketsOf, OPENED_AND_RESOLVED_SQL, openedAndResolved } from '../../src/worker/provider/db/report-buckets';
 import { ticketListSql } from '../../src/worker/provider/db/tickets';
 
@@ -114,5 +115,24 @@ describe('bucketsOf', () => {
       { label: '2026-01', start: '2026-01-01T00:00:00.000Z', end: '2026-02-01T00:00:00.000Z' },
       { label: '2026-02', start: '2026-02-01T00:00:00.000Z', end: '2026-02-11T00:00:00.000Z' },
     ]);
+  });
+});
+
+// An import's check and its INSERT look up each row of a chunk by month and reference. Read the
+// other way round (every line of the ledger, each matched against the chunk) a 10,000-row import
+// into a full ledger took minutes.
+describe('import query plans', () => {
+  const reference = /SEARCH l USING (COVERING )?INDEX invoice_lines_source_reference \(source=\? AND period=\? AND reference=\?\)/;
+
+  it("checks a chunk's references one by one through the reference index", async () => {
+    const plan = await planOf(LEDGER_LINES_SQL, ['autofi', '[]']);
+    expect(plan[0]).toMatch(/^SCAN j/);
+    expect(plan.join('\n')).toMatch(reference);
+  });
+
+  it("inserts a chunk looking each row's reference up through the same index", async () => {
+    const plan = (await planOf(IMPORT_INSERT_SQL, ['autofi', '[]'])).join('\n');
+    expect(plan).toMatch(/SCAN j/);
+    expect(plan.match(new RegExp(reference.source, 'g'))).toHaveLength(2);
   });
 });

@@ -75,6 +75,16 @@ interface LedgerLine {
 }
 
 /**
+ * The ledger's lines under a chunk (?2) of [period, reference] pairs in source ?1. CROSS JOIN keeps
+ * SQLite reading the chunk first and each pair by the (source, period, reference) index; left to
+ * itself it walks every line of the source for each pair.
+ */
+export const LEDGER_LINES_SQL = `SELECT l.period, l.reference, l.company_id, c.name AS company_name, l.description, l.quantity, l.unit_price_cents
+  FROM json_each(?2) j CROSS JOIN invoice_lines l
+    ON l.source = ?1 AND l.period = j.value ->> '$[0]' AND l.reference = j.value ->> '$[1]' AND l.reference <> ''
+  LEFT JOIN companies c ON c.id = l.company_id`;
+
+/**
  * The lines the ledger holds under the (period, reference) pairs of `rows`, by pair: the pairs a
  * chunk to a statement, all in one batch.
  */
@@ -82,14 +92,7 @@ const ledgerLines = async (db: D1Database, source: InvoiceSource, rows: CheckedR
   const byKey = new Map<string, LedgerLine[]>();
   const pairs = rows.filter((r) => r.reference).map((r) => [r.period, r.reference]);
   if (!pairs.length) return byKey;
-  // CROSS JOIN keeps SQLite reading the chunk first and each pair by the (source, period,
-  // reference) index; left to itself it walks every line of the source for each pair.
-  const select = db.prepare(
-    `SELECT l.period, l.reference, l.company_id, c.name AS company_name, l.description, l.quantity, l.unit_price_cents
-     FROM json_each(?2) j CROSS JOIN invoice_lines l
-       ON l.source = ?1 AND l.period = j.value ->> '$[0]' AND l.reference = j.value ->> '$[1]' AND l.reference <> ''
-     LEFT JOIN companies c ON c.id = l.company_id`,
-  );
+  const select = db.prepare(LEDGER_LINES_SQL);
   const found = await db.batch<LedgerLine>(jsonChunks(pairs).map((chunk) => select.bind(source, chunk)));
   for (const line of found.flatMap(({ results }) => results)) {
     const key = keyOf(line.period, line.reference);
@@ -182,12 +185,20 @@ const writeBatch = async (db: D1Database, statements: D1PreparedStatement[]) => 
   }
 };
 
-// A ledger line under a file row's month and reference, and one that also has its values. The
-// unary + keeps SQLite on the (source, period, reference) index: by the company index, each row
-// would read every line of its company.
+// A ledger line under a file row's month and reference, and one that also has its values.
 const SAME_REFERENCE = `l.source = ?1 AND l.period = j.value ->> '$.p' AND l.reference = j.value ->> '$.r' AND l.reference <> ''`;
-const SAME_VALUES = `${SAME_REFERENCE} AND +l.company_id IS j.value ->> '$.c' AND l.description = j.value ->> '$.d'
+const SAME_VALUES = `${SAME_REFERENCE} AND l.company_id IS j.value ->> '$.c' AND l.description = j.value ->> '$.d'
   AND l.quantity = j.value ->> '$.q' AND l.unit_price_cents = j.value ->> '$.u'`;
+
+/** One chunk (?2, JSON rows) of an import's lines into source ?1, in the batch THIS_BATCH names. */
+export const IMPORT_INSERT_SQL = `INSERT INTO invoice_lines (source, company_id, period, description, quantity, unit_price_cents, amount_cents, reference, status, import_batch_id)
+  SELECT ?1, j.value ->> '$.c',
+         CASE WHEN j.value ->> '$.r' <> '' AND EXISTS (SELECT 1 FROM invoice_lines l WHERE ${SAME_REFERENCE}) THEN NULL ELSE j.value ->> '$.p' END,
+         j.value ->> '$.d', j.value ->> '$.q', j.value ->> '$.u',
+         (j.value ->> '$.q') * (j.value ->> '$.u'), j.value ->> '$.r', 'draft', ${THIS_BATCH}
+  FROM json_each(?2) j
+  WHERE j.value ->> '$.r' = '' OR NOT EXISTS (SELECT 1 FROM invoice_lines l WHERE ${SAME_VALUES})
+  ORDER BY j.key`;
 
 /**
  * Writes checked, valid rows as draft lines of a new import batch; all or nothing. A row the
@@ -198,20 +209,7 @@ const SAME_VALUES = `${SAME_REFERENCE} AND +l.company_id IS j.value ->> '$.c' AN
  */
 export const importLines = async (db: D1Database, source: InvoiceSource, fileName: string, rows: CheckedRow[], { actorId, requestId }: AuditContext): Promise<ImportResult> => {
   const lines = rows.map((r) => ({ c: r.companyId, p: r.period, d: r.description, q: r.quantity, u: r.unitPriceCents, r: r.reference }));
-  const inserts = jsonChunks(lines).map((chunk) =>
-    db
-      .prepare(
-        `INSERT INTO invoice_lines (source, company_id, period, description, quantity, unit_price_cents, amount_cents, reference, status, import_batch_id)
-         SELECT ?1, j.value ->> '$.c',
-                CASE WHEN j.value ->> '$.r' <> '' AND EXISTS (SELECT 1 FROM invoice_lines l WHERE ${SAME_REFERENCE}) THEN NULL ELSE j.value ->> '$.p' END,
-                j.value ->> '$.d', j.value ->> '$.q', j.value ->> '$.u',
-                (j.value ->> '$.q') * (j.value ->> '$.u'), j.value ->> '$.r', 'draft', ${THIS_BATCH}
-         FROM json_each(?2) j
-         WHERE j.value ->> '$.r' = '' OR NOT EXISTS (SELECT 1 FROM invoice_lines l WHERE ${SAME_VALUES})
-         ORDER BY j.key`,
-      )
-      .bind(source, chunk),
-  );
+  const inserts = jsonChunks(lines).map((chunk) => db.prepare(IMPORT_INSERT_SQL).bind(source, chunk));
   const results = await writeBatch(db, [
     db.prepare('INSERT INTO import_batches (source, file_name, rows, user_id) VALUES (?1, ?2, ?3, ?4)').bind(source, fileName, rows.length, actorId),
     ...inserts,
