@@ -10,7 +10,7 @@ import type { AgingQuery, PaymentPayload, StatementListQuery } from './schemas/p
 import type { CompanyChanges, CompanyPayload, TicketCategoryChanges, TicketCategoryPayload } from './schemas/lookups';
 import type { DashboardQuery, TicketReportQuery, TimesheetQuery } from './schemas/reports';
 import type { SearchQuery } from './schemas/search';
-import type { ApproveWeeksPayload, RejectWeekPayload, RejectWeeksPayload, TimesheetWeekQuery } from './schemas/timesheets';
+import type { ApproveWeeksPayload, RejectWeekPayload, RejectWeeksPayload, TimesheetWeekQuery, UnapprovedWeeksQuery } from './schemas/timesheets';
 import type { BackupDownloadQuery } from './schemas/settings';
 import type { CommentPayload, TicketChanges, TicketListQuery, TicketPayload, TimeEntryChanges, TimeEntryPayload } from './schemas/tickets';
 import type { ChangePasswordPayload, CreateUserPayload, ProfilePayload, UpdateUserPayload, UserListQuery } from './schemas/users';
@@ -43,6 +43,7 @@ import type {
   TimeEntry,
   TimesheetReport,
   TimesheetWeek,
+  UnapprovedWeeks,
   UnreadCount,
   User,
 } from './types';
@@ -127,6 +128,7 @@ export interface ApiContract {
   'GET /reports/tickets': { query: TicketReportQuery; response: TicketReport };
   /** With `userId`: that person's week; without, every person's week (approvers). */
   'GET /timesheets': { query: TimesheetWeekQuery; response: TimesheetWeek | Items<TimesheetWeek> };
+  'GET /timesheets/unapproved': { query: UnapprovedWeeksQuery; response: UnapprovedWeeks };
   'POST /timesheets/:userId/:week/submit': { response: TimesheetWeek };
   'POST /timesheets/:userId/:week/approve': { response: TimesheetWeek };
   'POST /timesheets/:userId/:week/reject': { body: RejectWeekPayload; response: TimesheetWeek };

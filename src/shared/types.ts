@@ -310,6 +310,13 @@ export interface TimesheetWeek {
   reason: string;
 }
 
+/** Time in a billing month from weeks not approved yet: a warning when the month is closed or its statement issued. */
+export interface UnapprovedWeeks {
+  /** Every such person-week; `weeks` lists the first 50, by week. */
+  total: number;
+  weeks: Pick<TimesheetWeek, 'userId' | 'userName' | 'week' | 'state' | 'minutes'>[];
+}
+
 export interface TicketReport {
   from: string;
   to: string;

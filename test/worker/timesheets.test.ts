@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../src/shared/dates';
 import { isoWeekOf, isoWeekSql } from '../../src/shared/iso-week';
-import type { AuditEntry, NotificationPage, Page, TimeEntry, TimesheetWeek } from '../../src/shared/types';
+import type { AuditEntry, NotificationPage, Page, TimeEntry, TimesheetWeek, UnapprovedWeeks } from '../../src/shared/types';
 import { api, expectConflict, expectError, readJson, signedIn, type TestUser } from './support';
 
 // Timesheets that close: submit, approve, reject, reopen, and the lock on time in closed weeks
@@ -232,6 +232,30 @@ describe('approvers', () => {
     const rejected = await readJson<{ decided: number }>(await post('timesheets/reject', admin, { weeks, reason: 'Split the meeting' }));
     expect(rejected.body.decided).toBe(1);
     expect((await weekOf(admin, billing, WEEK)).state).toBe('rejected');
+  });
+});
+
+describe('billing a month', () => {
+  it('names the weeks with time in the month that are not approved', async () => {
+    const unapproved = async () => (await readJson<UnapprovedWeeks>(await api('timesheets/unapproved?period=2026-06', { token: billing.token }))).body;
+    expect(await unapproved()).toEqual({ total: 0, weeks: [] });
+    await logged(billing, '2026-05-31'); // a Sunday: May's week, outside June
+    await logged(staff, '2026-06-01', 40); // 2026-W23
+    await logged(staff, '2026-06-02', 20);
+    await logged(colleague, '2026-06-30', 25); // 2026-W27, running into July
+    await logged(colleague, '2026-07-01', 60);
+    await moved(colleague, colleague, '2026-W27', 'submit');
+    expect(await unapproved()).toEqual({
+      total: 2,
+      weeks: [
+        { userId: staff.user.id, userName: expect.any(String), week: '2026-W23', state: 'open', minutes: 60 },
+        { userId: colleague.user.id, userName: expect.any(String), week: '2026-W27', state: 'submitted', minutes: 25 },
+      ],
+    });
+    await moved(staff, staff, '2026-W23', 'submit');
+    await moved(billing, staff, '2026-W23', 'approve');
+    expect((await unapproved()).weeks.map((w) => w.week)).toEqual(['2026-W27']);
+    expect((await expectError(await api('timesheets/unapproved?period=2026-13', { token: billing.token }), 400)).errors?.period).toBeDefined();
   });
 });
 

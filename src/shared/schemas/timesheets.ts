@@ -2,6 +2,7 @@ import { array, object, string, type InferType } from 'yup';
 import { isIsoWeek } from '../iso-week';
 import { filledParagraph } from './fields';
 import { filterId, recordId } from './ids';
+import { period } from './invoices';
 
 /** A week as the timesheet API names it: ISO `YYYY-Www`, one that exists (`2025-W53` does not). */
 export const isoWeek = () =>
@@ -32,3 +33,7 @@ export type ApproveWeeksPayload = InferType<typeof approveWeeksSchema>;
 /** `POST timesheets/reject`: many submitted weeks sent back with one reason. */
 export const rejectWeeksSchema = approveWeeksSchema.shape({ reason: reason() });
 export type RejectWeeksPayload = InferType<typeof rejectWeeksSchema>;
+
+/** `GET timesheets/unapproved?period=YYYY-MM`: the weeks with time in a billing month not yet approved. */
+export const unapprovedWeeksQuerySchema = object({ period: period().required('Required') });
+export type UnapprovedWeeksQuery = InferType<typeof unapprovedWeeksQuerySchema>;

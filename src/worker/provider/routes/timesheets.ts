@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { isIsoWeek } from '../../../shared/iso-week';
-import { approveWeeksSchema, rejectWeekSchema, rejectWeeksSchema, timesheetWeekQuerySchema } from '../../../shared/schemas/timesheets';
-import { findWeek, listWeeks } from '../db/timesheets/read';
+import { approveWeeksSchema, rejectWeekSchema, rejectWeeksSchema, timesheetWeekQuerySchema, unapprovedWeeksQuerySchema } from '../../../shared/schemas/timesheets';
+import { findWeek, listWeeks, unapprovedWeeks } from '../db/timesheets/read';
 import { approveWeek, decideWeeks, rejectWeek, reopenWeek, submitWeek, type PersonWeek } from '../db/timesheets/transitions';
 import { auditContext } from '../http/audit-context';
 import { assertMay, requireAuth, requireRole, type ProviderEnv } from '../http/auth';
@@ -33,6 +33,7 @@ export const timesheetRoutes = new Hono<ProviderEnv>()
     await assertMay(c, 'approveTimesheets');
     return c.json({ items: await listWeeks(c.env.DB, week) });
   })
+  .get('/unapproved', queryOf(unapprovedWeeksQuerySchema), async (c) => c.json(await unapprovedWeeks(c.env.DB, c.req.valid('query').period)))
   .post('/approve', requireRole('approveTimesheets'), jsonBody(approveWeeksSchema), async (c) =>
     c.json(await decideWeeks(c.env.DB, auditContext(c), c.req.valid('json').weeks)),
   )

@@ -1,4 +1,4 @@
-import { isoWeekDays } from '../../../../shared/iso-week';
+import { isoWeekDays, isoWeekSql } from '../../../../shared/iso-week';
 import type { TimesheetState, TimesheetWeek } from '../../../../shared/types';
 import { fullName } from '../sql';
 
@@ -64,4 +64,33 @@ export const listWeeks = async (db: D1Database, week: string) => {
     .bind(...weekParams(week))
     .all<WeekRow>();
   return results.map(toWeek);
+};
+
+/** How many unapproved person-weeks a warning lists at most; `total` still counts them all. */
+export const UNAPPROVED_LISTED = 50;
+
+/**
+ * The person-weeks holding time logged in a billing month (`YYYY-MM`) that are not approved: what
+ * closing the month or issuing its statement would bill before anyone signed it off. A warning,
+ * never a block (docs/api.md#timesheets).
+ */
+export const unapprovedWeeks = async (db: D1Database, period: string) => {
+  const from = `${period}-01`;
+  const { results } = await db
+    .prepare(
+      `SELECT t.user_id, ${fullName('u')} AS user_name, t.week, coalesce(w.state, 'open') AS state, t.minutes, count(*) OVER () AS total
+       FROM (SELECT e.user_id, ${isoWeekSql('e.work_date')} AS week, sum(e.minutes) AS minutes
+             FROM time_entries e WHERE e.work_date BETWEEN ?1 AND date(?1, '+1 month', '-1 day') GROUP BY 1, 2) t
+       JOIN users u ON u.id = t.user_id
+       LEFT JOIN timesheet_weeks w ON w.user_id = t.user_id AND w.week = t.week
+       WHERE coalesce(w.state, 'open') <> 'approved'
+       ORDER BY t.week, u.surname, u.first_name, u.id
+       LIMIT ${UNAPPROVED_LISTED}`,
+    )
+    .bind(from)
+    .all<{ user_id: number; user_name: string; week: string; state: TimesheetState; minutes: number; total: number }>();
+  return {
+    total: results[0]?.total ?? 0,
+    weeks: results.map((row) => ({ userId: row.user_id, userName: row.user_name, week: row.week, state: row.state, minutes: row.minutes })),
+  };
 };
