@@ -12,9 +12,10 @@ const BUCKET_LABELS: Record<AgingBucket, string> = {
   days90plus: 'Over 90 days overdue',
 };
 
-const statements = (n: number) => `${n} ${n === 1 ? 'statement' : 'statements'}`;
+// GIFS statements and Autofi and 3D Tracking invoices alike.
+const documents = (n: number) => `${n} ${n === 1 ? 'document' : 'documents'}`;
 
-/** What issued statements still owe, by days past their due date. */
+/** What issued statements and month invoices still owe, by days past their due date. */
 export function AgingCards({ aging }: { aging: AgingSummary | undefined }) {
   return (
     <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} mb="md" aria-busy={!aging} data-testid="aging">
@@ -23,7 +24,7 @@ export function AgingCards({ aging }: { aging: AgingSummary | undefined }) {
           key={bucket}
           label={BUCKET_LABELS[bucket]}
           value={aging ? formatCents(aging.buckets[bucket].balanceCents) : '…'}
-          hint={aging ? statements(aging.buckets[bucket].statements) : undefined}
+          hint={aging ? documents(aging.buckets[bucket].statements) : undefined}
         />
       ))}
     </SimpleGrid>
