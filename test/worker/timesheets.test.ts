@@ -82,6 +82,7 @@ describe('a week moves open → submitted → approved', () => {
     expect((await expectConflict(await move(staff, staff, WEEK, 'submit'))).detail).toBe(`Week ${WEEK} is submitted; only an open or rejected week can be submitted`);
     const [entry] = await history(await timesheetRowId(staff.user.id, WEEK));
     expect(entry).toMatchObject({ action: 'submit', entity: 'timesheet', actorId: staff.user.id, changes: { state: ['open', 'submitted'] } });
+    expect(entry?.recordName).toBe(`${staff.user.firstName} ${staff.user.surname}, ${WEEK}`);
   });
 
   it('locks the time in it: no new, changed or deleted entry, each a 409 naming the week', async () => {

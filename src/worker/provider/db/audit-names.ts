@@ -9,7 +9,7 @@ import { fullName } from './sql';
  * named here is one each role may read on its own page (every list is open to every signed-in
  * user), so a name tells the reader nothing the record itself would not.
  */
-type Kind = 'user' | 'company' | 'category' | 'statement' | 'ticket';
+type Kind = 'user' | 'company' | 'category' | 'statement' | 'ticket' | 'timesheet';
 
 // One SELECT per kind, each given the ids as one JSON array (one parameter however many ids).
 const LOOKUPS: Record<Kind, string> = {
@@ -18,6 +18,9 @@ const LOOKUPS: Record<Kind, string> = {
   category: 'SELECT id, name FROM ticket_categories WHERE id IN (SELECT value FROM json_each(?1))',
   statement: 'SELECT id, period, sequence, ledger FROM statements WHERE id IN (SELECT value FROM json_each(?1))',
   ticket: `SELECT id, '#' || id || ' ' || title AS name FROM tickets WHERE id IN (SELECT value FROM json_each(?1))`,
+  // A person's week: "Ada Admin, 2026-W47".
+  timesheet: `SELECT w.id, ${fullName('u')} || ', ' || w.week AS name FROM timesheet_weeks w JOIN users u ON u.id = w.user_id
+              WHERE w.id IN (SELECT value FROM json_each(?1))`,
 };
 const KINDS = Object.keys(LOOKUPS) as Kind[];
 
@@ -28,6 +31,7 @@ const ENTITY_KINDS: Partial<Record<AuditEntity, Kind>> = {
   ticket_category: 'category',
   statement: 'statement',
   ticket: 'ticket',
+  timesheet: 'timesheet',
 };
 
 /** The fields of `changes` that hold another record's id. */
@@ -58,7 +62,7 @@ const deletedName = (entry: AuditEntry) => {
   return typeof name === 'string' ? name : null;
 };
 
-/** The entries with `recordName` and `names` filled in, read in one batch of at most five SELECTs. */
+/** The entries with `recordName` and `names` filled in, read in one batch of at most six SELECTs. */
 export const nameAuditEntries = async (db: D1Database, entries: AuditEntry[]): Promise<AuditEntry[]> => {
   const wanted = new Map<Kind, Set<number>>(KINDS.map((kind) => [kind, new Set()]));
   for (const entry of entries) {
