@@ -82,7 +82,7 @@ describe('printed statement', () => {
     expect(text).toContain('GIFS-SLA-2026-10-1');
     // The amounts and the total still fit their columns beside it.
     expect(text).toContain(await moneyInPage(page, 1_200 * 8_375));
-    expect(text.replace(/[ \t]+/g, ' ')).toContain(`Balance due ${await moneyInPage(page, statement.totalCents)}`);
+    expect(text.replace(/[ \t]+/g, ' ')).toContain(`Total ${await moneyInPage(page, statement.totalCents)}`);
     execFileSync('pdftoppm', ['-png', '-r', '70', '-f', '1', '-l', '1', '-singlefile', file, `test-results/statement-reference-${format.toLowerCase()}`]);
   });
 });
