@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { THEME_STORAGE_KEY } from '../../src/client/lib/constants';
 import { addDays, localDay } from '../../src/shared/dates';
 import { isoWeekOf } from '../../src/shared/iso-week';
-import type { Ticket } from '../../src/shared/types';
+import type { Company, StatementDetail, Ticket } from '../../src/shared/types';
 import { DESKTOP, PHONE, POLL, adminApi, apiAs, browserPerFile, drawer, makeAccount, screenshot, sessionFor } from './fixtures';
 
 // Timesheets that close (docs/api.md#timesheets), as two people: a staff member submits their
@@ -94,6 +94,30 @@ describe('a week submitted, approved and locked', () => {
     await expect.poll(() => myWeek(staffPage).getByTestId('week-state').textContent(), POLL).toBe('Rejected');
     await myWeek(staffPage).getByText(`Sent back by ${billing.name}: Wednesday is missing`).waitFor();
     await myWeek(staffPage).getByRole('button', { name: 'Submit week' }).waitFor();
+  });
+});
+
+describe('billing time not signed off', () => {
+  it('issuing a statement warns of the weeks with time in its month not approved, and still issues', async () => {
+    const staff = await person('staff', 'Uma');
+    const ticket = await adminApi<Ticket>('tickets', { method: 'POST', body: { title: 'Old time' } });
+    // A month of its own, long past, that no other test bills.
+    const period = '2001-02';
+    await logTime(staff, ticket.id, '2001-02-06', 75);
+    const company = await adminApi<Company>('companies', { method: 'POST', body: { name: `Weekly Works ${staff.firstName}`, address: '1 Main Street' } });
+    const line = { description: 'Support', quantity: 1, unitPriceCents: 10_000, period, companyId: company.id, reference: 'PO-1', status: 'approved' };
+    await adminApi('invoices/gifs-sla/lines', { method: 'POST', body: line });
+    const statement = await adminApi<StatementDetail>('invoices/gifs/statements', { method: 'POST', body: { period } });
+
+    const page = await chrome.open(DESKTOP);
+    await page.goto(`/invoices/gifs/statement?statementId=${statement.id}`);
+    await page.getByTestId('statement-view').getByRole('button', { name: 'Issue statement' }).click();
+    const warning = page.getByTestId('transition-dialog').getByTestId('unapproved-weeks');
+    await warning.filter({ hasText: `${staff.name}, 2001-W06 (open, 1 h 15 min)` }).waitFor();
+    await page.getByTestId('transition-dialog').getByRole('button', { name: 'Issue statement' }).click();
+    await page.getByTestId('transition-dialog').waitFor({ state: 'hidden' });
+    const issued = await adminApi<StatementDetail>(`invoices/gifs/statements/${statement.id}`);
+    expect(issued.status).toBe('issued');
   });
 });
 

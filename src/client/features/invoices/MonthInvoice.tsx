@@ -11,6 +11,7 @@ import { PaymentsSection } from './PaymentsSection';
 import { StatementBadge } from './StatementBadge';
 import { StatementDocument } from './StatementDocument';
 import { StatementView } from './StatementView';
+import { UnapprovedWeeks } from './UnapprovedWeeks';
 
 interface Props {
   ledger: ClosingLedger;
@@ -40,6 +41,7 @@ function CloseDialog({ ledger, period, opened, busy, onCancel, onConfirm }: Prop
             Drafts are not invoiced. Approve them first if they belong on this month&apos;s invoices.
           </Alert>
         ) : null}
+        <UnapprovedWeeks period={period} opened={opened} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel} disabled={busy}>
             Cancel

@@ -5,6 +5,7 @@ import type { StatementDetail } from '../../../shared/types';
 import { formatCents, formatMonth } from '../../lib/format';
 import { Facts } from '../../lib/ui/Facts';
 import { periodHasEnded } from './labels';
+import { UnapprovedWeeks } from './UnapprovedWeeks';
 
 const lineCount = (n: number) => `${n} ${n === 1 ? 'line' : 'lines'}`;
 
@@ -71,6 +72,7 @@ export function TransitionDialog({ statement, target, opened, busy, onCancel, on
             Lines added to {month} after this statement is issued will go on a supplementary statement.
           </Alert>
         ) : null}
+        {target === 'issued' ? <UnapprovedWeeks period={statement.period} opened={opened} /> : null}
         {target === 'issued' ? <Text size="sm" c="dimmed">Once issued, its {lineCount(statement.lineCount)} are billed and can no longer change.</Text> : null}
         {target === 'void' ? (
           <>
