@@ -174,11 +174,13 @@ describe('refusing a damaged file with nothing written', () => {
   /** The file with its rows changed, and a manifest that matches the changed rows. */
   const rebuilt = async (rows: string[], head = lines[0] as string) =>
     fileOf([head, ...rows, JSON.stringify({ manifest: await manifestOf(header().tables, rows) })]);
-  const editRow = (table: string, edit: (row: Record<string, unknown>) => void) => {
+  /** The rows with one row of `table` edited: its first, or the one after `skip` others. */
+  const editRow = (table: string, edit: (row: Record<string, unknown>) => void, skip = 0) => {
+    let before = skip;
     let done = false;
     return rowLines().map((line) => {
       const parsed = JSON.parse(line) as { t: string; r: Record<string, unknown> };
-      if (done || parsed.t !== table) return line;
+      if (done || parsed.t !== table || before-- > 0) return line;
       done = true;
       edit(parsed.r);
       return JSON.stringify(parsed);
@@ -197,6 +199,12 @@ describe('refusing a damaged file with nothing written', () => {
     ['a table the database does not have', async () => rebuilt(rowLines(), JSON.stringify({ ...header(), tables: [...header().tables, 'secrets'] })), /does not have: secrets/],
     ['a column the database does not have', async () => rebuilt(editRow('users', (r) => { r.is_admin = 1; })), /users has no column "is_admin"/],
     ['a value that is not text, a number or null', async () => rebuilt(editRow('users', (r) => { r.surname = { $gt: '' }; })), /users.surname is not text/],
+    // Rows after a table's first are checked against it, not the database: these say what is wrong all the same.
+    ['a column the database does not have, in a later row', async () => rebuilt(editRow('companies', (r) => { r.is_admin = 1; }, 1)), /companies has no column "is_admin"/],
+    ['a value that is not text, a number or null, in a later row', async () => rebuilt(editRow('companies', (r) => { r.name = [1]; }, 1)), /companies.name is not text/],
+    ['a later row with fewer columns than the first', async () => rebuilt(editRow('companies', (r) => { delete r.name; }, 1)), /a row of companies has other columns than the rows before it/],
+    ['a later row with its columns in another order', async () => rebuilt(editRow('companies', (r) => { const { id, ...rest } = r; for (const key of Object.keys(r)) delete r[key]; Object.assign(r, rest, { id }); }, 1)), /a row of companies has other columns than the rows before it/],
+    ['a line that is not UTF-8', async () => gzipBytes([lines[0] as string, '{"t":"users","r":{"surname":"\u00ff"}}', ...lines.slice(1)], 1), /Line 2 is not valid JSON/],
     ['a newer schema than the database', async () => rebuilt(rowLines(), JSON.stringify({ ...header(), schemaVersion: header().schemaVersion + 1 })), /newer than this database's/],
     ['a first line that is no header', async () => fileOf(lines.slice(1)), /first line is not the header/],
     ['an empty file', async () => fileOf([]), /The file is empty/],
@@ -221,5 +229,15 @@ describe('refusing a damaged file with nothing written', () => {
     expect(await indexesOf(env.RESTORE_DB)).toEqual(indexes);
   });
 });
+
+/** The lines gzipped, line `bad` with its first 'ÿ' (C3 BF in UTF-8) made a lone FF byte, which no UTF-8 text holds. */
+const gzipBytes = (lines: string[], bad: number) => {
+  const bytes = new TextEncoder().encode(lines.map((line) => `${line}\n`).join(''));
+  let at = 0;
+  for (let line = 0; line < bad; line += 1) at = bytes.indexOf(0x0a, at) + 1;
+  const ff = bytes.indexOf(0xc3, at);
+  const broken = new Uint8Array([...bytes.subarray(0, ff), 0xff, ...bytes.subarray(ff + 2)]);
+  return new Response(new Response(broken).body?.pipeThrough(new CompressionStream('gzip'))).arrayBuffer().then((b) => new Uint8Array(b));
+};
 
 const gzipText = (text: string) => new Response(new Response(text).body?.pipeThrough(new CompressionStream('gzip'))).arrayBuffer().then((b) => new Uint8Array(b));

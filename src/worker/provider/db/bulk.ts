@@ -8,8 +8,11 @@
  * `char(10)` pieces made an expression one level deeper per break and D1 refuses depth 100.
  */
 export const MAX_STATEMENT_BYTES = 100_000;
-/** Room left under the limit for the statement's head and the tuple that crosses the line. */
-const FILL_BYTES = 90_000;
+/**
+ * What a statement is filled to: its head and tuples are counted as they go in (a tuple with its
+ * separator), so the statement stays under the limit; a little room is left for rounding.
+ */
+const FILL_BYTES = 99_000;
 
 const encoder = new TextEncoder();
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
@@ -19,17 +22,25 @@ const hex = (bytes: Uint8Array) => {
   return out;
 };
 
-/** A value as an SQL literal. */
+const LINE_BREAK = /[\r\n]/;
+const QUOTE = /'/g;
+
+const textLiteral = (text: string) => {
+  if (LINE_BREAK.test(text)) return `CAST(X'${hex(encoder.encode(text))}' AS TEXT)`;
+  // Most text holds no quote; replace() would copy it anyway.
+  return text.includes("'") ? `'${text.replace(QUOTE, "''")}'` : `'${text}'`;
+};
+
+/** A value as an SQL literal. Text first: a restore writes millions of values, most of them text. */
 export const sqlLiteral = (value: unknown): string => {
+  if (typeof value === 'string') return textLiteral(value);
   if (value === null || value === undefined) return 'NULL';
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new Error(`cannot store the number ${value}`);
     return String(value);
   }
   if (typeof value === 'boolean') return value ? '1' : '0';
-  const text = String(value);
-  if (/[\r\n]/.test(text)) return `CAST(X'${hex(encoder.encode(text))}' AS TEXT)`;
-  return `'${text.replace(/'/g, "''")}'`;
+  return textLiteral(String(value));
 };
 
 const identifier = (name: string) => {
@@ -41,26 +52,53 @@ const identifier = (name: string) => {
 const byteLength = (text: string) => (/[^ -~]/.test(text) ? encoder.encode(text).byteLength : text.length);
 
 /**
- * The INSERT statements for `rows` (values in `columns` order), each as many tuples as fit in
- * FILL_BYTES. A row too long for one statement is refused: D1 would refuse it anyway.
+ * INSERT statements for one table built a row at a time (values in `columns` order), each as many
+ * tuples as fit in FILL_BYTES and at most `maxRows`. A row too long for one statement is refused:
+ * D1 would refuse it anyway.
  */
-export function* insertStatements(table: string, columns: string[], rows: Iterable<unknown[]>): Generator<string> {
+export const insertBuilder = (table: string, columns: string[], maxRows = Infinity) => {
   const head = `INSERT INTO ${identifier(table)} (${columns.map(identifier).join(', ')}) VALUES `;
-  let tuples: string[] = [];
+  // The statement grows by concatenation, no array of tuples to join: fewer strings per row.
+  let statement = '';
   let bytes = head.length;
+  let rows = 0;
+  /** The statement so far, ended; null if it holds no row yet. */
+  const end = () => {
+    const done = statement ? `${statement};` : null;
+    statement = '';
+    bytes = head.length;
+    rows = 0;
+    return done;
+  };
+  return {
+    /** Adds a row; returns the statement the rows before it made, should the row not fit in it. */
+    add: (row: unknown[]): string | null => {
+      let tuple = '(';
+      for (let i = 0; i < row.length; i += 1) tuple += i ? `, ${sqlLiteral(row[i])}` : sqlLiteral(row[i]);
+      tuple += ')';
+      const size = byteLength(tuple) + 2;
+      if (head.length + size > MAX_STATEMENT_BYTES) throw new Error(`a row of ${table} is longer than one D1 statement may be (${size} bytes)`);
+      const done = statement && (bytes + size > FILL_BYTES || rows >= maxRows) ? end() : null;
+      statement = statement ? `${statement}, ${tuple}` : `${head}${tuple}`;
+      bytes += size;
+      rows += 1;
+      return done;
+    },
+    end,
+  };
+};
+
+export type InsertBuilder = ReturnType<typeof insertBuilder>;
+
+/** The INSERT statements for `rows` (values in `columns` order), as insertBuilder makes them. */
+export function* insertStatements(table: string, columns: string[], rows: Iterable<unknown[]>): Generator<string> {
+  const builder = insertBuilder(table, columns);
   for (const row of rows) {
-    const tuple = `(${row.map(sqlLiteral).join(', ')})`;
-    const size = byteLength(tuple) + 2;
-    if (tuples.length && bytes + size > FILL_BYTES) {
-      yield `${head}${tuples.join(', ')};`;
-      tuples = [];
-      bytes = head.length;
-    }
-    if (head.length + size > MAX_STATEMENT_BYTES) throw new Error(`a row of ${table} is longer than one D1 statement may be (${size} bytes)`);
-    tuples.push(tuple);
-    bytes += size;
+    const done = builder.add(row);
+    if (done) yield done;
   }
-  if (tuples.length) yield `${head}${tuples.join(', ')};`;
+  const last = builder.end();
+  if (last) yield last;
 }
 
 export const insertRows = async (db: D1Database, table: string, columns: string[], rows: unknown[][]) => {

@@ -9,7 +9,7 @@ import {
   type TableSummary,
 } from './format';
 import { gunzipStream } from './gzip';
-import { insertStatements } from '../bulk';
+import { insertBuilder, insertStatements, type InsertBuilder } from '../bulk';
 import type { RestoreTarget } from './restore-target';
 import { DATA_TABLES, SCHEMA_VERSION_SQL, type DataTable } from '../tables';
 
@@ -36,11 +36,12 @@ export interface RestoreProgress {
 
 export interface RestoreOptions {
   sha256: Sha256Factory;
-  /** Rows turned into SQL at a time; bounds the memory a restore needs beside the chunk. */
+  /** Rows at most in one INSERT statement; by default as many as fit, up to BATCH_ROWS. */
   batchRows?: number;
   onProgress?: (progress: RestoreProgress) => void;
 }
 
+/** Rows per INSERT at most: small rows (two ids) fill a statement with this many, larger ones fill it before. */
 const BATCH_ROWS = 1000;
 /** How often the check reports progress, in rows. */
 const CHECK_REPORT_ROWS = 50_000;
@@ -147,27 +148,57 @@ const columnsOf = (table: string) => {
 };
 
 /**
- * Turns rows into INSERT statements, `batchRows` at a time, and sends them to the target in
- * chunks of about `target.chunkBytes`, parents first as the rows come. One chunk is written
- * while the next is made, so reading the file and writing the database overlap. Reports the
- * rows written after each chunk.
+ * The streamed format's check of each row of one table, as assertRow and columnsOf together but
+ * cheaper: the first row's columns are checked against the database, and every later row must
+ * have the same columns in the same order, so only its values are left to check.
  */
-const sqlWriter = (db: RestoreTarget, batchRows: number, report: (rows: number, table: string) => void) => {
+const rowCheck = (table: string, schema: Schema) => {
+  let columns: string[] | null = null;
+  return (value: unknown, where: string): { row: Row; columns: string[] } => {
+    if (columns === null || !isObject(value)) {
+      const row = assertRow(value, table, schema, where);
+      columns = Object.keys(row);
+      return { row, columns };
+    }
+    let i = 0;
+    for (const column in value) {
+      if (column !== columns[i]) break;
+      if (!isCell(value[column])) throw new RestoreError(`${where}: ${table}.${column} is not text, a number or null.`);
+      i += 1;
+    }
+    if (i !== columns.length || Object.keys(value).length !== i) {
+      // The message the general check gives: an unknown column, a bad value or other columns.
+      assertRow(value, table, schema, where);
+      throw new RestoreError(`${where}: a row of ${table} has other columns than the rows before it.`);
+    }
+    return { row: value, columns };
+  };
+};
+
+/**
+ * Turns rows into INSERT statements as they come, each filled up to D1's statement size (and at
+ * most `maxRows` rows), and sends them to the target in chunks of about `target.chunkBytes`,
+ * parents first as the rows come. One chunk is written while the next is made, so reading the
+ * file and writing the database overlap. Reports the rows written after each chunk.
+ */
+const sqlWriter = (db: RestoreTarget, maxRows: number, report: (rows: number, table: string) => void) => {
   let chunk: string[] = [];
   let bytes = 0;
   let table = '';
-  let columns: string[] = [];
-  let rows: unknown[][] = [];
+  let builder: InsertBuilder | null = null;
+  /** Rows in the statement being built, not yet in the chunk. */
+  let open = 0;
   let converted = 0;
   let writing: Promise<void> = Promise.resolve();
-  const toSql = () => {
-    if (!rows.length) return;
-    for (const statement of insertStatements(table, columns, rows)) {
-      chunk.push(statement);
-      bytes += statement.length;
-    }
-    converted += rows.length;
-    rows = [];
+  const push = (statement: string | null | undefined) => {
+    if (!statement) return;
+    chunk.push(statement);
+    bytes += statement.length;
+  };
+  const close = () => {
+    push(builder?.end());
+    converted += open;
+    open = 0;
   };
   const send = async () => {
     await writing;
@@ -181,18 +212,22 @@ const sqlWriter = (db: RestoreTarget, batchRows: number, report: (rows: number, 
   };
   return {
     add: async (name: string, names: string[], row: Row) => {
-      if (name !== table) {
-        toSql();
+      if (name !== table || !builder) {
+        close();
         table = name;
-        columns = names;
+        builder = insertBuilder(name, names, maxRows);
       }
-      rows.push(columns.map((column) => row[column]));
-      if (rows.length < batchRows) return;
-      toSql();
+      const done = builder.add(names.map((column) => row[column]));
+      if (done) {
+        push(done);
+        converted += open;
+        open = 0;
+      }
+      open += 1;
       if (bytes >= db.chunkBytes) await send();
     },
     finish: async () => {
-      toSql();
+      close();
       await send();
       await writing;
     },
@@ -201,8 +236,12 @@ const sqlWriter = (db: RestoreTarget, batchRows: number, report: (rows: number, 
   };
 };
 
-/** The lines of a gzip-compressed file (one stream, or members one after another), each with its '\n'. */
-async function* gzipLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+/**
+ * The decompressed bytes of a gzip-compressed file (one stream, or members one after another) in
+ * blocks of whole lines, each block ending with a '\n': read by block rather than by line, so
+ * that a block is decoded and hashed in one call rather than one a line.
+ */
+async function* gzipBlocks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   const reader = gunzipStream(stream);
   try {
     let rest = new Uint8Array(0);
@@ -220,12 +259,9 @@ async function* gzipLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<Ui
         data.set(rest);
         data.set(next.value, rest.byteLength);
       }
-      let start = 0;
-      for (let end = data.indexOf(NEWLINE); end !== -1; end = data.indexOf(NEWLINE, start)) {
-        yield data.subarray(start, end + 1);
-        start = end + 1;
-      }
-      rest = data.slice(start);
+      const end = data.lastIndexOf(NEWLINE) + 1;
+      if (end) yield data.subarray(0, end);
+      rest = data.slice(end);
       if (rest.byteLength > MAX_LINE_BYTES) throw new RestoreError('The file is not a backup: it has a line longer than 16 MiB.');
     }
     if (rest.byteLength) throw new RestoreError('The file is truncated: its last line is cut off.');
@@ -234,6 +270,39 @@ async function* gzipLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<Ui
     await reader.return(undefined).catch(() => undefined);
   }
 }
+
+/**
+ * The text of each line of a block, without its '\n'; null for a line that is not UTF-8. A '\n'
+ * byte is never part of a longer UTF-8 character, so the block's lines and its text's lines are
+ * the same lines.
+ */
+const linesOf = (block: Uint8Array, decoder: TextDecoder): (string | null)[] => {
+  try {
+    const lines: (string | null)[] = decoder.decode(block).split('\n');
+    lines.pop();
+    return lines;
+  } catch {
+    const lines: (string | null)[] = [];
+    for (let start = 0, end = block.indexOf(NEWLINE); end !== -1; start = end + 1, end = block.indexOf(NEWLINE, start)) {
+      try {
+        lines.push(decoder.decode(block.subarray(start, end)));
+      } catch {
+        lines.push(null);
+      }
+    }
+    return lines;
+  }
+};
+
+/** Where each line of a block starts, in bytes, found by counting '\n's on from the line asked for before: ask in order. */
+const lineStarts = (block: Uint8Array) => {
+  let line = 0;
+  let at = 0;
+  return (target: number) => {
+    for (; line < target; line += 1) at = block.indexOf(NEWLINE, at) + 1;
+    return at;
+  };
+};
 
 const asHeader = (value: unknown, schema: Schema): BackupHeader => {
   if (!isObject(value) || value.format !== BACKUP_FORMAT) {
@@ -282,50 +351,66 @@ const readStreamed = async (stream: ReadableStream<Uint8Array>, schema: Schema, 
   let manifest: Manifest | null = null;
   let lineNumber = 0;
   let rowsRead = 0;
-  let current = null as { table: string; index: number; rows: number; hash: Sha256; columns: ReturnType<typeof columnsOf> } | null;
+  let current = null as { table: string; index: number; rows: number; hash: Sha256; check: ReturnType<typeof rowCheck> } | null;
 
   const finishTable = async () => {
     if (!current) return;
     seen.set(current.table, { rows: current.rows, sha256: await current.hash.hex() });
   };
 
-  for await (const line of gzipLines(stream)) {
-    lineNumber += 1;
-    const where = `Line ${lineNumber}`;
-    if (manifest) throw new RestoreError(`${where} follows the manifest, which must be the last line.`);
-    let value: unknown;
-    try {
-      value = JSON.parse(decoder.decode(line.subarray(0, -1)));
-    } catch {
-      throw new RestoreError(`${where} is not valid JSON.`);
+  for await (const block of gzipBlocks(stream)) {
+    const lines = linesOf(block, decoder);
+    const startOf = lineStarts(block);
+    // The current table's row lines not yet hashed begin at this byte of the block: a run of
+    // them is hashed in one call when another table's rows, the manifest or the block's end comes.
+    let unhashed: number | null = null;
+    const hashRun = async (end: number) => {
+      if (unhashed === null || !current) return;
+      await current.hash.update(block.subarray(unhashed, end));
+      unhashed = null;
+    };
+    for (let i = 0; i < lines.length; i += 1) {
+      lineNumber += 1;
+      const where = `Line ${lineNumber}`;
+      if (manifest) throw new RestoreError(`${where} follows the manifest, which must be the last line.`);
+      const text = lines[i];
+      let value: unknown;
+      try {
+        if (text === null) throw new Error('not UTF-8');
+        value = JSON.parse(text);
+      } catch {
+        throw new RestoreError(`${where} is not valid JSON.`);
+      }
+      if (!header) {
+        header = asHeader(value, schema);
+        continue;
+      }
+      if (isObject(value) && 'manifest' in value) {
+        await hashRun(startOf(i));
+        await finishTable();
+        manifest = asManifest(value, header);
+        continue;
+      }
+      if (!isObject(value) || typeof value.t !== 'string' || !('r' in value)) throw new RestoreError(`${where} is not a row line.`);
+      const table = value.t;
+      if (current?.table !== table) {
+        const index = header.tables.indexOf(table);
+        if (index === -1) throw new RestoreError(`${where} holds a row of ${table}, a table the header does not list.`);
+        if (current && index <= current.index) throw new RestoreError(`${where}: the rows of ${table} are out of the header's order.`);
+        await hashRun(startOf(i));
+        await finishTable();
+        current = { table, index, rows: 0, hash: options.sha256(), check: rowCheck(table, schema) };
+      }
+      unhashed ??= startOf(i);
+      const { row, columns } = current.check(value.r, where);
+      if (writer) await writer.add(table, columns, row);
+      current.rows += 1;
+      rowsRead += 1;
+      if (!writer && rowsRead % CHECK_REPORT_ROWS === 0) {
+        options.onProgress?.({ phase: 'check', rows: rowsRead, totalRows: null, table, tablesDone: seen.size, tables: header.tables.length });
+      }
     }
-    if (!header) {
-      header = asHeader(value, schema);
-      continue;
-    }
-    if (isObject(value) && 'manifest' in value) {
-      await finishTable();
-      manifest = asManifest(value, header);
-      continue;
-    }
-    if (!isObject(value) || typeof value.t !== 'string' || !('r' in value)) throw new RestoreError(`${where} is not a row line.`);
-    const { t: table, r } = value;
-    if (current?.table !== table) {
-      const index = header.tables.indexOf(table);
-      if (index === -1) throw new RestoreError(`${where} holds a row of ${table}, a table the header does not list.`);
-      if (current && index <= current.index) throw new RestoreError(`${where}: the rows of ${table} are out of the header's order.`);
-      await finishTable();
-      current = { table, index, rows: 0, hash: options.sha256(), columns: columnsOf(table) };
-    }
-    await current.hash.update(line);
-    const row = assertRow(r, table, schema, where);
-    const columns = current.columns(row, where);
-    if (writer) await writer.add(table, columns, row);
-    current.rows += 1;
-    rowsRead += 1;
-    if (!writer && rowsRead % CHECK_REPORT_ROWS === 0) {
-      options.onProgress?.({ phase: 'check', rows: rowsRead, totalRows: null, table, tablesDone: seen.size, tables: header.tables.length });
-    }
+    await hashRun(block.byteLength);
   }
 
   if (!header) throw new RestoreError('The file is empty.');
