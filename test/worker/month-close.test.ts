@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AgingSummary, AuditEntry, Company, InvoiceLine, Page, Statement, StatementDetail } from '../../src/shared/types';
+import { connect, isType } from './live-socket';
 import { api, expectConflict, expectError, signedIn } from './support';
 
 let token: string;
@@ -217,6 +218,19 @@ describe('closing a month', () => {
     expect((await monthInvoices('autofi', period)).map((i) => i.id)).toEqual([kept.id]);
     expect((await closed('autofi', period)).map((i) => [i.number, i.companyId, i.status, i.totalCents])).toEqual([[`AUTOFI-${period}-3`, acme.id, 'issued', 2_500]]);
     await expectCloseInvariants();
+  });
+
+  it('tells everyone watching live about each invoice the close made', async () => {
+    const period = freshPeriod();
+    await addLine('autofi', period, { companyId: acme.id });
+    await addLine('autofi', period, { companyId: bolt.id });
+    const watcher = await connect(staff);
+    await watcher.next(isType('hello'));
+    const invoices = await closed('autofi', period);
+    for (const invoice of invoices) {
+      expect(await watcher.next(isType('changed', (m) => m.entity === 'statement' && m.id === invoice.id))).toMatchObject({ action: 'create', version: 1 });
+    }
+    watcher.ws.close();
   });
 
   it('a month closed before invoices were per company holds all of its companies until that invoice is voided', async () => {
