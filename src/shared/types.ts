@@ -396,6 +396,8 @@ export interface Notification {
   actorId: number | null;
   actorName: string | null;
   readAt: string | null;
+  /** The comment it is about (a new comment, or one that mentions the person); null otherwise. */
+  commentId: number | null;
 }
 
 /** How many of the person's notifications are unread. */

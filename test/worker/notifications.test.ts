@@ -37,6 +37,7 @@ describe('notifications', () => {
       actorId: ann.id,
       actorName: 'Ann Notified',
       readAt: null,
+      commentId: null,
     });
     // Assigning oneself tells nobody; re-sending the same assignee tells nobody again.
     await createTicket(ann, { title: 'Mine', assigneeId: ann.id });
@@ -54,6 +55,11 @@ describe('notifications', () => {
     expect((await notificationsOf(cat)).total).toBe(0);
     // Cat commented, so Cat watches now and hears of the status change; Bob made it and does not.
     expect((await watchersOf(cat, ticket.id)).watching).toBe(true);
+    // Both notices point at the comment, which the bell opens the ticket at; the assignment at none.
+    const comments = (await readJson<{ items: { id: number }[] }>(await api(`tickets/${ticket.id}/comments`, { token: ann.token }))).body.items;
+    expect((await notificationsOf(ann)).items.map((item) => item.commentId)).toEqual([comments[0]?.id]);
+    expect((await notificationsOf(bob)).items.map((item) => item.commentId)).toEqual([comments[0]?.id, null]);
+    expect(comments[0]?.id).toEqual(expect.any(Number));
     await api(`tickets/${ticket.id}`, { method: 'PATCH', token: bob.token, json: { status: 'in_progress' } });
     expect(kinds(await notificationsOf(cat))).toEqual([`status:${ticket.id}`]);
     expect(kinds(await notificationsOf(bob))).toHaveLength(2);

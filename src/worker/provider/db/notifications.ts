@@ -16,6 +16,7 @@ interface NotificationRow {
   actor_id: number | null;
   actor_name: string | null;
   read_at: string | null;
+  comment_id: number | null;
 }
 
 const toNotification = (row: NotificationRow): Notification => ({
@@ -28,6 +29,7 @@ const toNotification = (row: NotificationRow): Notification => ({
   actorId: row.actor_id,
   actorName: row.actor_name,
   readAt: row.read_at,
+  commentId: row.comment_id,
 });
 
 const UNREAD_SQL = 'SELECT count(*) AS total FROM notifications WHERE user_id = ?1 AND read_at IS NULL';

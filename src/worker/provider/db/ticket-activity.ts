@@ -39,7 +39,7 @@ export const insertComment = async (db: D1Database, ticketId: number, author: Au
       )
       .bind(ticketId, author.actorId, body),
     auditCreated(db, author, AUDIT_COMMENT),
-    notifyMentioned(db, author, ticketId, mentioned),
+    notifyMentioned(db, author, ticketId, mentioned, undefined, true),
     notifyCommented(db, author, ticketId, mentioned),
     watchTicket(db, author, ticketId, [author.actorId, ...mentioned]),
   ]);

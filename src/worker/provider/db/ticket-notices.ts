@@ -16,7 +16,9 @@ type Actor = AuditContext & { actorId: number };
 
 const TICKET = 'coalesce(?3, (SELECT max(id) FROM tickets))';
 const activeIn = (list: string) => `u.id IN (SELECT value FROM json_each(${list})) AND u.is_active = 1`;
-const NOTIFY = 'INSERT INTO notifications (user_id, kind, entity, entity_id, actor_id, title, request_id)';
+const NOTIFY = 'INSERT INTO notifications (user_id, kind, entity, entity_id, actor_id, title, request_id, comment_id)';
+/** The comment the batch has just inserted on ticket ?3: the batch is one transaction, so it holds the highest id. */
+const NEW_COMMENT = '(SELECT max(id) FROM ticket_comments WHERE ticket_id = ?3)';
 
 /**
  * ?1 actor, ?2 request id, ?3 ticket id (null: the one just inserted); `sql` binds the
@@ -58,28 +60,29 @@ export const watchTicket = (db: D1Database, actor: Actor, ticketId: number | nul
 export const notifyAssigned = (db: D1Database, actor: Actor, ticketId: number | null, assigneeId: number, where?: MaybeCondition[]) =>
   statement(db, actor, ticketId, (bind) => {
     const assignee = bind(assigneeId);
-    return `${NOTIFY} SELECT u.id, 'assigned', 'ticket', t.id, ?1, t.title, ?2
+    return `${NOTIFY} SELECT u.id, 'assigned', 'ticket', t.id, ?1, t.title, ?2, NULL
      FROM tickets t JOIN users u ON ${activeIn(`json_array(${assignee})`)} AND u.id <> ?1
      WHERE t.id = ${TICKET}${where ? ` AND t.assignee_id IS NOT ${assignee}` : ''}${whenUpdated(where, bind)}`;
   });
 
 /**
  * `mentioned` to the active people the text names. For a description update (before the UPDATE),
- * only those the current description does not already mention.
+ * only those the current description does not already mention. `inComment`: the text is the
+ * comment the batch has just added, which the notice points at.
  */
-export const notifyMentioned = (db: D1Database, actor: Actor, ticketId: number | null, userIds: number[], where?: MaybeCondition[]) =>
+export const notifyMentioned = (db: D1Database, actor: Actor, ticketId: number | null, userIds: number[], where?: MaybeCondition[], inComment = false) =>
   statement(
     db,
     actor,
     ticketId,
-    (bind) => `${NOTIFY} SELECT u.id, 'mentioned', 'ticket', t.id, ?1, t.title, ?2
+    (bind) => `${NOTIFY} SELECT u.id, 'mentioned', 'ticket', t.id, ?1, t.title, ?2, ${inComment ? NEW_COMMENT : 'NULL'}
      FROM tickets t JOIN users u ON ${activeIn(bind(JSON.stringify(userIds)))} AND u.id <> ?1
      WHERE t.id = ${TICKET}${where ? ` AND instr(coalesce(t.description, ''), '(user:' || u.id || ')') = 0` : ''}${whenUpdated(where, bind)}`,
   );
 
 /** A notice of `kind` to the ticket's active watchers but the actor, where `condition` holds too; `title` is SQL over `t`. */
 const toWatchers = (kind: 'status' | 'commented', condition: string, title = 't.title') =>
-  `${NOTIFY} SELECT u.id, '${kind}', 'ticket', t.id, ?1, ${title}, ?2
+  `${NOTIFY} SELECT u.id, '${kind}', 'ticket', t.id, ?1, ${title}, ?2, ${kind === 'commented' ? NEW_COMMENT : 'NULL'}
    FROM tickets t JOIN ticket_watchers w ON w.ticket_id = t.id JOIN users u ON u.id = w.user_id AND u.is_active = 1
    WHERE t.id = ?3 AND u.id <> ?1 AND ${condition}`;
 
