@@ -41,8 +41,9 @@ export function GifsOverviewPage() {
           value={toIssue.error || owed.error ? '—' : (open ?? '…')}
           hint={
             <>
-              {open === undefined ? null : `${toIssue.data?.total ?? 0} to issue, ${awaiting ?? 0} awaiting payment · `}
-              <Anchor component={Link} to={PAGES.gifsStatements} size="xs">
+              {open === undefined ? null : `${toIssue.data?.total ?? 0} to issue, ${awaiting ?? 0} awaiting payment`}
+              {/* A line of its own: a link inside the sentence would need more than colour to stand out. */}
+              <Anchor component={Link} to={PAGES.gifsStatements} size="xs" display="block">
                 All statements
               </Anchor>
             </>
