@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { THEME_STORAGE_KEY } from '../../src/client/lib/constants';
 import type { Company, LinePage } from '../../src/shared/types';
-import { PHONE, POLL, adminApi, apiResponse, browserPerFile, expectText, heading, makeAccount, screenshot, toast, uniqueTag } from './fixtures';
+import { DESKTOP, PHONE, POLL, adminApi, apiResponse, browserPerFile, expectText, heading, makeAccount, screenshot, toast, uniqueTag } from './fixtures';
 
 // Ledger import (README "Ledger imports"): preview with an error row, import, undo.
 
@@ -101,6 +101,13 @@ describe('ledger import', () => {
     await expectText(preview.locator('tr[data-row="2"]').getByText('Already imported'), 'Already imported');
     expect(await dialog.getByRole('button', { name: 'Fix the problems to import' }).isDisabled()).toBe(true);
     await screenshot(page, 'ledger-import-differs-desktop');
+    // The same at phone width in the dark theme (Mantine draws by this attribute): the message wraps in its cell.
+    await page.setViewportSize(PHONE);
+    await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'dark'));
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), POLL).toBeLessThanOrEqual(PHONE.width);
+    await screenshot(page, 'ledger-import-differs-phone-dark');
+    await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'light'));
+    await page.setViewportSize(DESKTOP);
 
     // The same file again: nothing to import. Undo the import and the open file is checked again.
     await upload('vendor-again.csv', rows);
