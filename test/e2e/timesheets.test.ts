@@ -5,7 +5,7 @@ import { THEME_STORAGE_KEY } from '../../src/client/lib/constants';
 import { addDays, localDay } from '../../src/shared/dates';
 import { isoWeekOf } from '../../src/shared/iso-week';
 import type { Company, StatementDetail, Ticket } from '../../src/shared/types';
-import { DESKTOP, PHONE, POLL, adminApi, apiAs, browserPerFile, drawer, makeAccount, screenshot, sessionFor } from './fixtures';
+import { DESKTOP, PHONE, POLL, adminApi, apiAs, browserPerFile, drawer, liveHello, makeAccount, screenshot, sessionFor } from './fixtures';
 
 // Timesheets that close (docs/api.md#timesheets), as two people: a staff member submits their
 // week, billing approves it, and the time in it is locked; a week sent back carries its reason.
@@ -42,7 +42,9 @@ describe('a week submitted, approved and locked', () => {
     await logTime(staff, ticket.id, today, 90);
 
     const staffPage = await chrome.open(DESKTOP, { as: staff });
+    const hello = liveHello(staffPage);
     await staffPage.goto('/reports/timesheet/');
+    await hello;
     await expect.poll(() => myWeek(staffPage).getByTestId('week-state').textContent(), POLL).toBe('Open');
     await myWeek(staffPage).getByRole('button', { name: 'Submit week' }).click();
     await expect.poll(() => myWeek(staffPage).getByTestId('week-state').textContent(), POLL).toBe('Submitted');
@@ -54,7 +56,7 @@ describe('a week submitted, approved and locked', () => {
     await rowOf(billingPage, staff).getByRole('button', { name: `Approve ${staff.name}` }).click();
     await expect.poll(() => rowOf(billingPage, staff).getByTestId('week-state').textContent(), POLL).toBe('Approved');
 
-    await staffPage.reload();
+    // The staff member's open page hears of the decision and re-reads the week, no reload.
     await expect.poll(() => myWeek(staffPage).getByTestId('week-state').textContent(), POLL).toBe('Approved');
     await myWeek(staffPage).getByText('Time in this week is locked.').waitFor();
 

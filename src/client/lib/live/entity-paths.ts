@@ -2,13 +2,15 @@ import type { AuditEntity } from '../../../shared/types';
 
 /** The API paths whose answers show each kind of record: a change re-reads the mounted ones. */
 export const PATHS_OF: Partial<Record<AuditEntity, readonly string[]>> = {
-  ticket: ['tickets', 'dashboard', 'reports', 'search', 'audit'],
+  // Time entries are in their ticket's history, and their minutes in each person's week.
+  ticket: ['tickets', 'dashboard', 'reports', 'timesheets', 'search', 'audit'],
   user: ['users', 'tickets', 'reports', 'audit'],
   company: ['companies', 'tickets', 'invoices', 'reports', 'audit'],
   ticket_category: ['ticket-categories', 'tickets', 'reports', 'audit'],
   invoice_line: ['invoices', 'dashboard', 'audit'],
   statement: ['invoices', 'audit'],
   backup: ['settings/backups'],
+  timesheet: ['timesheets', 'audit'],
 };
 
 /** The record path of an edited record, e.g. `tickets/12`, which its form re-reads itself. */
