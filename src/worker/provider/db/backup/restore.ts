@@ -36,13 +36,11 @@ export interface RestoreProgress {
 
 export interface RestoreOptions {
   sha256: Sha256Factory;
-  /** Rows at most in one INSERT statement; by default as many as fit, up to BATCH_ROWS. */
+  /** Rows at most in one INSERT statement; by default as many as fit in D1's statement size. */
   batchRows?: number;
   onProgress?: (progress: RestoreProgress) => void;
 }
 
-/** Rows per INSERT at most: small rows (two ids) fill a statement with this many, larger ones fill it before. */
-const BATCH_ROWS = 1000;
 /** How often the check reports progress, in rows. */
 const CHECK_REPORT_ROWS = 50_000;
 /** No line of a backup comes near this; a longer one means the file is not a backup. */
@@ -487,7 +485,7 @@ const rowCounts = async (db: RestoreTarget) => {
 /** A writer that reports the rows written against the total, table by table. */
 const progressWriter = (db: RestoreTarget, tables: readonly string[], totals: Record<string, number>, options: RestoreOptions) => {
   const totalRows = tables.reduce((sum, table) => sum + (totals[table] ?? 0), 0);
-  return sqlWriter(db, options.batchRows ?? BATCH_ROWS, (rows, table) =>
+  return sqlWriter(db, options.batchRows ?? Infinity, (rows, table) =>
     options.onProgress?.({ phase: 'write', rows, totalRows, table, tablesDone: Math.max(0, tables.indexOf(table)), tables: tables.length }),
   );
 };
