@@ -38,7 +38,8 @@ export function WatchButton({ ticketId }: { ticketId: number }) {
       >
         {watching ? 'Unwatch' : 'Watch'}
       </Button>
-      <Text size="xs" c="dimmed" id={`watchers-${ticketId}`} title={names.join(', ')} lineClamp={1} data-testid="watchers">
+      {/* On a phone the button alone, beside who reported the ticket; the names stay its description. */}
+      <Text size="xs" c="dimmed" id={`watchers-${ticketId}`} title={names.join(', ')} lineClamp={1} visibleFrom="sm" data-testid="watchers">
         {watchers.data ? summary : ''}
       </Text>
     </Group>
