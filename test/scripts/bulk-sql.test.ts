@@ -7,7 +7,7 @@ describe('insertStatements', () => {
     const statements = [...insertStatements('notes', ['id', 'body'], rows)];
     expect(statements.length).toBeGreaterThan(10);
     for (const sql of statements) expect(new TextEncoder().encode(sql).byteLength).toBeLessThan(MAX_STATEMENT_BYTES);
-    const ids = statements.flatMap((sql) => [...sql.matchAll(/\((\d+), /g)].map((match) => Number(match[1])));
+    const ids = statements.flatMap((sql) => [...sql.matchAll(/\((\d+),/g)].map((match) => Number(match[1])));
     expect(ids).toEqual(rows.map(([id]) => id));
   });
 
