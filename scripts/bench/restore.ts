@@ -25,6 +25,21 @@ const SIZE = { tickets: 50_000, timeEntries: 500_000, auditEntries: 500_000 };
  */
 const BEFORE_ROWS_PER_SECOND = 11_040;
 const SPEED_UP = 5;
+/*
+ * Where a restore's CPU goes, measured 2026-11-26 on a third of SIZE (361,427 rows, every 50th
+ * ticket with an 80-line log) while the machine was too busy for rows per second to mean much;
+ * CPU time of the whole Node process and of the workerd process, start-up included (about 1.1 to
+ * 1.7 s of Node and 0.2 s of workerd for an empty backup):
+ * - Node: 23.5 to 25.6 µs a row with the code before commit 67e7bb8 (four runs), 19.6 to 20.0 µs
+ *   with it and b42b777 (three runs, the last two with 4f661dc too). The restore code alone, its
+ *   writes swallowed: 14 to 14.6 µs a row before, 8.7 to 12.2 µs after, as the load varied. The
+ *   rest is wrangler's platform proxy, which sends each statement's SQL on its own through a
+ *   synchronous call (db.prepare) and so costs by the byte of SQL.
+ * - workerd: 11.4 to 14.3 µs a row before and after alike, nearly all of it SQLite: the same
+ *   statements in the sqlite3 library took 2.6 to 3.2 s to insert (without the full-text
+ *   triggers, and the full-text indexes built after, no clearly less) and 1.1 s to build the
+ *   secondary indexes again.
+ */
 
 /** A generated backup: the demo data topped up to SIZE, backed up by the Cron Trigger's handler. */
 const generatedBackup = async (folder: string) => {
