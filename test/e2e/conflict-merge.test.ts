@@ -11,6 +11,7 @@ const chrome = browserPerFile();
 
 const openTicket = async (page: Page, ticket: Ticket) => {
   await page.goto(`/tickets/?id=${ticket.id}`);
+  await drawer(page).getByRole('button', { name: /^Edit ticket #/ }).click();
   await expect.poll(() => drawer(page).getByLabel('Title').inputValue(), POLL).toBe(ticket.title);
 };
 
@@ -78,8 +79,8 @@ describe('overwriting after a conflict', () => {
       priority: 'high',
       description: 'Jams on every page since the update',
     });
-    // The form shows the ticket as stored, Ben's fields included.
-    await expect.poll(() => drawer(admins).getByLabel('Priority').inputValue(), POLL).toBe('High');
+    // Saved, the drawer reads the ticket as stored, Ben's fields included.
+    await expect.poll(() => drawer(admins).getByTestId('ticket-view').getByRole('definition').nth(1).textContent(), POLL).toBe('High');
 
     // The history: Ben's change, then the admin's title only; nothing put Ben's fields back.
     const history = await adminApi<ListPage<AuditEntry>>(`audit?entity=ticket&entityId=${ticket.id}&action=update&page=1&pageSize=20`);

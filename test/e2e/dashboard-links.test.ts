@@ -81,6 +81,7 @@ describe('assignees', () => {
     await page.keyboard.press('Escape');
 
     await page.goto(`/tickets/?id=${ticket.id}`);
+    await drawer(page).getByRole('button', { name: /^Edit ticket #/ }).click();
     const assignee = drawer(page).getByLabel('Assignee');
     await expect.poll(() => assignee.inputValue(), POLL).toBe(`${name} (inactive)`);
   });

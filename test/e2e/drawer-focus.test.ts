@@ -20,6 +20,7 @@ const keyboardStillWorks = async (page: Page) => {
 const openTicket = async (page: Page) => {
   const ticket = await adminApi<Ticket>('tickets', { method: 'POST', body: { title: `Focus ${uniqueTag()}`, description: 'Before' } });
   await page.goto(`/tickets/?id=${ticket.id}`);
+  await drawer(page).getByRole('button', { name: /^Edit ticket #/ }).click();
   const title = drawer(page).getByLabel('Title');
   await expect.poll(() => title.inputValue(), POLL).toBe(ticket.title);
   return title;

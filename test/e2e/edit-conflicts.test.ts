@@ -11,6 +11,7 @@ const chrome = browserPerFile();
 
 const openTicket = async (page: Page, ticket: Ticket) => {
   await page.goto(`/tickets/?id=${ticket.id}`);
+  await drawer(page).getByRole('button', { name: /^Edit ticket #/ }).click();
   await expect.poll(() => drawer(page).getByLabel('Title').inputValue(), POLL).toBe(ticket.title);
 };
 
@@ -65,6 +66,8 @@ describe('two tabs save the same ticket', () => {
 
     // Changed again elsewhere; this time B takes their version instead.
     await adminApi(`tickets/${ticket.id}`, { method: 'PATCH', body: { title: `${ticket.title} renamed` } });
+    // Saved, B's drawer went back to reading; B edits again.
+    await drawer(tabB).getByRole('button', { name: /^Edit ticket #/ }).click();
     await drawer(tabB).getByLabel('Description').fill('A second thought');
     expect(await save(tabB)).toBe(412);
     await notice.waitFor();

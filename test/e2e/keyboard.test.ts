@@ -205,6 +205,7 @@ describe('closing a layer', () => {
     const tickets = await adminApi<{ items: { id: number }[] }>('tickets?page=1');
     await page.goto(`/tickets/?id=${tickets.items[0]?.id ?? 1}`);
     await drawer.waitFor();
+    await drawer.getByRole('button', { name: /^Edit ticket #/ }).click();
     const status = drawer.getByLabel('Status', { exact: true });
     await status.click();
     const listbox = page.getByRole('listbox');

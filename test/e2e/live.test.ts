@@ -46,6 +46,7 @@ describe('live updates between two people', () => {
     await expect.poll(() => tableRows(page, 'Tickets').filter({ hasText: `Renamed ${tag}` }).count(), POLL).toBe(1);
 
     await tableRows(page, 'Tickets').filter({ hasText: `Renamed ${tag}` }).click();
+    await drawer(page).getByRole('button', { name: /^Edit ticket #/ }).click();
     await expect.poll(() => drawer(page).getByLabel('Title').inputValue(), POLL).toBe(`Renamed ${tag}`);
     await casey.call(`tickets/${ticket.id}`, { method: 'PATCH', body: { title: `Again ${tag}` } });
     await expect.poll(() => drawer(page).getByLabel('Title').inputValue(), POLL).toBe(`Again ${tag}`);
@@ -67,6 +68,7 @@ describe('live updates between two people', () => {
     await theirs.goto(`/tickets/?id=${ticket.id}`);
     const presence = drawer(mine).getByTestId('presence');
     await expect.poll(() => presence.textContent(), POLL).toContain(casey.name);
+    await drawer(theirs).getByRole('button', { name: /^Edit ticket #/ }).click();
     await drawer(theirs).getByLabel('Description').fill('typing');
     await expect.poll(() => presence.textContent(), POLL).toContain(`${casey.name} (editing)`);
     await drawer(theirs).getByLabel('Description').fill('');
@@ -107,8 +109,8 @@ describe('mentions', () => {
     await expect.poll(() => box.inputValue(), POLL).toBe(`Over to @[${casey.name}](user:${casey.id}) `);
     // Under the box, the text as everyone will read it.
     await expect.poll(() => drawer(page).getByTestId('mention-preview').textContent(), POLL).toBe(`Reads as: Over to @${casey.name} `);
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Enter');
+    // Ctrl+Enter sends from the box itself.
+    await page.keyboard.press('Control+Enter');
     // Saved: the box is empty again, its preview gone, and the comment shows the name.
     await expect.poll(() => box.inputValue(), POLL).toBe('');
     expect(await drawer(page).getByTestId('mention-preview').count()).toBe(0);
@@ -210,6 +212,7 @@ describe('a description with mentions', () => {
     const page = await chrome.open(viewport);
     await page.addInitScript(({ key, scheme }) => localStorage.setItem(key, scheme), { key: THEME_STORAGE_KEY, scheme: theme });
     await page.goto(`/tickets/?id=${ticket.id}`);
+    await drawer(page).getByRole('button', { name: /^Edit ticket #/ }).click();
     const box = drawer(page).getByRole('textbox', { name: 'Description' });
     await expect.poll(() => box.inputValue(), POLL).toBe(description);
     const preview = drawer(page).getByTestId('mention-preview');

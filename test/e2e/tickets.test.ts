@@ -80,7 +80,11 @@ describe('tickets page', () => {
       companyId: company.id,
       companyName: company.name,
     });
-    // The drawer's form holds the stored values.
+    // The drawer reads the stored values, and its form holds them.
+    const facts = drawer(page).getByTestId('ticket-view').getByRole('definition');
+    await expect.poll(() => facts.nth(1).textContent(), POLL).toBe('High');
+    expect(await facts.nth(3).textContent()).toBe(company.name);
+    await drawer(page).getByRole('button', { name: /^Edit ticket #/ }).click();
     expect(await drawer(page).getByRole('combobox', { name: 'Priority' }).inputValue()).toBe('High');
     expect(await drawer(page).getByRole('combobox', { name: 'Company' }).inputValue()).toBe(company.name);
   });
@@ -143,6 +147,7 @@ describe('tickets page', () => {
     const panel = drawer(page);
     await expectText(drawerTitle(page), `#${ticket.id} ${ticket.title}`);
 
+    await panel.getByRole('button', { name: /^Edit ticket #/ }).click();
     await choose(page, panel.getByRole('combobox', { name: 'Status' }), 'Resolved');
     const saved = apiResponse(page, new RegExp(`^tickets/${ticket.id}$`), 'PATCH');
     await panel.getByRole('button', { name: 'Save ticket' }).click();
@@ -201,6 +206,7 @@ describe('tickets page', () => {
     await page.goto(`/tickets/?id=${ticket.id}`);
     await heading(page, 'Tickets');
     await expectText(drawerTitle(page), `#${ticket.id} ${ticket.title}`);
+    await drawer(page).getByRole('button', { name: /^Edit ticket #/ }).click();
     expect(await drawer(page).getByLabel('Title').inputValue()).toBe(ticket.title);
     expect(await drawer(page).getByLabel('Description').inputValue()).toBe('Opened by address');
     // Closing the drawer takes the id out of the address.

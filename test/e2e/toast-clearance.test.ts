@@ -17,6 +17,7 @@ describe('toasts and an open drawer', () => {
     await page.goto(`/tickets/?id=${ticket.id}`);
     const panel = drawer(page);
     await settled(panel);
+    await panel.getByRole('button', { name: /^Edit ticket #/ }).click();
     await choose(page, panel.getByLabel('Priority'), 'Urgent');
     await panel.getByRole('button', { name: 'Save ticket' }).click();
     const saved = toast(page, 'success', 'Ticket saved');

@@ -161,6 +161,7 @@ describe('History in record drawers', () => {
     await expect.poll(() => historyEntries(page).count(), POLL).toBe(1);
     expect(await textOf(historyEntries(page).first())).toContain(`${admin.firstName} ${admin.surname} · Created`);
 
+    await panel.getByRole('button', { name: /^Edit ticket #/ }).click();
     await choose(page, panel.getByRole('combobox', { name: 'Status' }), 'In progress');
     await choose(page, panel.getByRole('combobox', { name: 'Priority' }), 'Urgent');
     const saved = apiResponse(page, new RegExp(`^tickets/${ticket.id}$`), 'PATCH');

@@ -20,6 +20,7 @@ const openTicketFromList = async (page: Page, ticket: Ticket) => {
   await heading(page, 'Tickets');
   await tableLoaded(page, 'Tickets');
   await page.getByRole('table', { name: 'Tickets', exact: true }).getByText(ticket.title).click();
+  await drawer(page).getByRole('button', { name: /^Edit ticket #/ }).click();
   await drawer(page).getByLabel('Description').waitFor();
 };
 
@@ -31,6 +32,7 @@ describe('a dirty form asks before it is discarded', () => {
     const ticket = await makeTicket();
     const page = await chrome.open(viewport);
     await page.goto(`/tickets/?id=${ticket.id}`);
+    await drawer(page).getByRole('button', { name: /^Edit ticket #/ }).click();
     const description = drawer(page).getByLabel('Description');
     await expect.poll(() => description.inputValue(), POLL).toBe('As it was');
 
@@ -57,6 +59,7 @@ describe('a dirty form asks before it is discarded', () => {
 
     // Discarded means gone: the ticket opens as it is stored, with no draft coming back.
     await page.goto(`/tickets/?id=${ticket.id}`);
+    await drawer(page).getByRole('button', { name: /^Edit ticket #/ }).click();
     await expect.poll(() => drawer(page).getByLabel('Description').inputValue(), POLL).toBe('As it was');
     expect((await adminApi<Ticket>(`tickets/${ticket.id}`)).description).toBe('As it was');
   });

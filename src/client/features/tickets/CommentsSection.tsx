@@ -1,7 +1,7 @@
 import { Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { commentSchema, type CommentPayload } from '../../../shared/schemas/tickets';
-import type { TicketComment } from '../../../shared/types';
+import type { Ticket, TicketComment } from '../../../shared/types';
 import { formatDateTime } from '../../lib/format';
 import type { RecordOption } from '../../lib/record-options';
 import { MentionTextareaField } from '../../lib/form/MentionTextareaField';
@@ -10,13 +10,15 @@ import { SubmitButton } from '../../lib/form/SubmitButton';
 import { validateWith } from '../../lib/form/validate';
 import { MutationForm } from '../../lib/form/MutationForm';
 import type { Mutation } from '../../lib/form/use-mutation';
-import { addComment, deleteComment, editComment, fetchComment, useComments } from './api';
+import { deleteComment, editComment, fetchComment, useComments } from './api';
 import { CommentFiles } from './CommentFiles';
-import { useComposerFiles } from './ComposerFiles';
+import { commentAnchor } from '../../lib/addresses/tickets';
+import { useTargetComment } from './comment-target';
+import classes from './comments.module.css';
+import { ReplyComposer } from './ReplyComposer';
 import { CorrectionActions, useMayCorrect } from './CorrectionActions';
 
 const validate = validateWith(commentSchema);
-const EMPTY: CommentPayload = { body: '' };
 
 const valuesOf = (comment: TicketComment): CommentPayload => ({ body: comment.body });
 const COMMENT_ROW = { action: 'comment_edit' } as const;
@@ -60,21 +62,15 @@ function CommentEditForm({ comment, onSaved }: { comment: TicketComment; onSaved
   );
 }
 
-/** `people`: the people at hand, so the comments' mentions show as names without asking again. */
-export function CommentsSection({ ticketId, people }: { ticketId: number; people: readonly RecordOption[] }) {
+/**
+ * `people`: the people at hand, so the comments' mentions show as names without asking again.
+ * `onTicketChanged`: re-reads the ticket after a reply changed its status.
+ */
+export function CommentsSection({ ticket, people, onTicketChanged }: { ticket: Ticket; people: readonly RecordOption[]; onTicketChanged: () => unknown }) {
+  const ticketId = ticket.id;
   const comments = useComments(ticketId);
   const mayCorrect = useMayCorrect();
-  const composer = useComposerFiles(ticketId);
-
-  const add: Mutation<CommentPayload, TicketComment> = {
-    send: (values) => addComment(ticketId, values),
-    success: () => ['Comment added'],
-    failure: 'Comment not added',
-    onSuccess: (created) => {
-      composer.sendTo(created.id);
-      return comments.mutate();
-    },
-  };
+  const target = useTargetComment(comments.data?.items);
 
   return (
     <Stack gap="sm">
@@ -85,7 +81,15 @@ export function CommentsSection({ ticketId, people }: { ticketId: number; people
       {comments.error ? <Text c="red">{comments.error.message}</Text> : null}
       {comments.data?.items.length === 0 ? <Text c="dimmed">No comments yet.</Text> : null}
       {comments.data?.items.map((comment) => (
-        <Paper key={comment.id} withBorder p="sm">
+        <Paper
+          key={comment.id}
+          id={commentAnchor(comment.id)}
+          tabIndex={-1}
+          withBorder
+          p="sm"
+          ref={comment.id === target.id ? target.ref : undefined}
+          className={comment.id === target.id ? classes.target : undefined}
+        >
           <Group justify="space-between" wrap="nowrap">
             <Text size="xs" c="dimmed">
               {comment.userName} · {formatDateTime(comment.createdAt)}
@@ -114,29 +118,7 @@ export function CommentsSection({ ticketId, people }: { ticketId: number; people
           <CommentFiles ticketId={ticketId} commentId={comment.id} label={`${comment.userName}'s comment of ${formatDateTime(comment.createdAt)}`} />
         </Paper>
       ))}
-      {/* A comment that fails to save stays in its box, and a draft outlives a reload until it is saved. */}
-      <MutationForm<CommentPayload, TicketComment>
-        mutation={add}
-        validate={validate}
-        initialValues={EMPTY}
-        draft={{ key: `comment:${ticketId}`, fields: ['body'] }}
-        next={() => EMPTY}
-      >
-        {({ submitting }) => (
-          <Stack gap="xs">
-            <MentionTextareaField
-              name="body"
-              label="New comment"
-              autosize
-              minRows={2}
-              description="Type @ to mention someone; paste or drop a screenshot to add it to the comment"
-              {...composer.boxProps}
-            />
-            {composer.list}
-            <SubmitButton label="Add comment" submitting={submitting} />
-          </Stack>
-        )}
-      </MutationForm>
+      <ReplyComposer ticket={ticket} onCommented={() => comments.mutate()} onTicketChanged={onTicketChanged} />
     </Stack>
   );
 }

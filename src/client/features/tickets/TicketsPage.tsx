@@ -1,4 +1,4 @@
-import { Badge, Button, Divider, Group, Stack, Text } from '@mantine/core';
+import { Badge, Button, Divider, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMemo } from 'react';
 import type { TicketPayload } from '../../../shared/schemas/tickets';
@@ -20,8 +20,8 @@ import { PRIORITY_COLORS, PRIORITY_LABELS, STATUS_COLORS, STATUS_LABELS } from '
 import { ticketSort, useTicketsParams } from '../../lib/addresses/tickets';
 import { TicketFilters } from './TicketFilters';
 import { NEW_TICKET, TicketForm, editableFields } from './TicketForm';
+import { TicketBody } from './TicketBody';
 import { TimeSection } from './TimeSection';
-import { WatchButton } from './WatchButton';
 import { RecordState } from '../../lib/ui/RecordState';
 
 const COLUMNS: Column<Ticket>[] = [
@@ -100,19 +100,11 @@ export function TicketsPage() {
         <RecordState read={ticket} noun="Ticket">
           {(current) => (
             <Stack>
-              <Group justify="space-between" gap="xs">
-                <Text size="xs" c="dimmed">
-                  Reported by {current.reporterName ?? 'unknown'} on {formatDate(current.createdAt)}
-                  {current.resolvedAt ? ` · resolved ${formatDate(current.resolvedAt)}` : ''}
-                </Text>
-                <WatchButton ticketId={current.id} />
-              </Group>
-              <TicketForm
-                key={current.updatedAt}
-                initialValues={editableFields(current)}
-                submitLabel="Save ticket"
-                mutation={save(current)}
-                draftKey={`ticket:${current.id}`}
+              <TicketBody
+                key={current.id}
+                ticket={current}
+                people={users}
+                save={save(current)}
                 record={{
                   entity: 'ticket',
                   id: current.id,
@@ -124,9 +116,9 @@ export function TicketsPage() {
                 }}
               />
               <Divider />
-              <TimeSection ticketId={current.id} />
+              <CommentsSection ticket={current} people={users} onTicketChanged={() => Promise.all([ticket.mutate(), tickets.mutate()])} />
               <Divider />
-              <CommentsSection ticketId={current.id} people={users} />
+              <TimeSection ticketId={current.id} />
               <Divider />
               <AttachmentsSection ticketId={current.id} />
               <Divider />

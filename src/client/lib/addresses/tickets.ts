@@ -30,10 +30,22 @@ export type TicketsView = ReturnType<typeof parseTicketsParams>;
 
 export const useTicketsParams = () => useListParams(parseTicketsParams);
 
+/**
+ * A comment's place in its open ticket, `#comment-12`: a hash rather than a search value, as the
+ * page's search values are the ones above (docs/architecture.md#search-and-list-views).
+ */
+export const commentAnchor = (commentId: number) => `comment-${commentId}`;
+
+/** The comment a `#comment-12` hash points at. */
+export const commentOfHash = (hash: string) => {
+  const match = /^#comment-(\d{1,12})$/.exec(hash);
+  return match ? Number(match[1]) : undefined;
+};
+
 /** The tickets page's addresses, in the names parseTicketsParams reads. */
 export const ticketLinks = {
   /** The list as given (filters, sort, page). */
   list: (view: Partial<TicketsView>) => withQuery(`${PAGES.tickets}/`, view),
-  /** One ticket open in the list's drawer. */
-  ticket: (id: number) => withQuery(`${PAGES.tickets}/`, { id }),
+  /** One ticket open in the list's drawer; at one of its comments when given. */
+  ticket: (id: number, commentId?: number | null) => `${withQuery(`${PAGES.tickets}/`, { id })}${commentId ? `#${commentAnchor(commentId)}` : ''}`,
 };

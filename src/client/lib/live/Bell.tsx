@@ -38,7 +38,7 @@ export function Bell() {
   };
   const open = (item: Notification) => {
     setOpened(false);
-    if (item.entity === 'ticket') navigate(links.ticket(item.entityId));
+    if (item.entity === 'ticket') navigate(links.ticket(item.entityId, item.commentId));
     // A timesheet notice's title starts with its week (`2026-W47`).
     const monday = item.entity === 'timesheet' ? isoWeekMonday(item.title.slice(0, 8)) : undefined;
     if (monday) navigate(links.timesheetWeek(monday));

@@ -1,0 +1,68 @@
+import { Badge, Button, Group, Spoiler, Stack, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import type { ReactNode } from 'react';
+import type { Ticket } from '../../../shared/types';
+import { formatDate } from '../../lib/format';
+import { RecordPresence } from '../../lib/live/RecordPresence';
+import { useReadingRecord } from '../../lib/live/use-reading-record';
+import type { RecordOption } from '../../lib/record-options';
+import { PRIORITY_COLORS, PRIORITY_LABELS, STATUS_COLORS, STATUS_LABELS } from '../../lib/ticket-labels';
+import { MentionText } from '../../lib/ui/MentionText';
+import classes from './ticket-view.module.css';
+
+/**
+ * A ticket as a page to read: its title, its facts in one row, its description as text (mentions
+ * as names, line breaks kept). "Edit" turns it into the form in place; on a phone a long
+ * description folds so the conversation under it starts on the first screen.
+ */
+export function TicketView({ ticket, people, onEdit, actions }: { ticket: Ticket; people: readonly RecordOption[]; onEdit: () => void; actions?: ReactNode }) {
+  const phone = useMediaQuery('(max-width: 48em)') ?? false;
+  useReadingRecord('ticket', ticket.id);
+  const facts: [string, ReactNode][] = [
+    ['Status', <Badge key="status" color={STATUS_COLORS[ticket.status]} variant="light">{STATUS_LABELS[ticket.status]}</Badge>],
+    ['Priority', <Badge key="priority" color={PRIORITY_COLORS[ticket.priority]} variant="dot">{PRIORITY_LABELS[ticket.priority]}</Badge>],
+    ['Assignee', ticket.assigneeName ?? 'Unassigned'],
+    ['Company', ticket.companyName ?? '—'],
+    ['Category', ticket.categoryName ?? '—'],
+    ['Due', ticket.dueAt ? formatDate(ticket.dueAt) : '—'],
+  ];
+  return (
+    <Stack gap="xs" data-testid="ticket-view">
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <Title order={2} size="h3">
+          {ticket.title}
+        </Title>
+        <Button variant="light" size="xs" onClick={onEdit} aria-label={`Edit ticket #${ticket.id}`}>
+          Edit
+        </Button>
+      </Group>
+      <Group justify="space-between" gap="xs">
+        <Text size="xs" c="dimmed">
+          Reported by {ticket.reporterName ?? 'unknown'} on {formatDate(ticket.createdAt)}
+          {ticket.resolvedAt ? ` · resolved ${formatDate(ticket.resolvedAt)}` : ''}
+        </Text>
+        {actions}
+      </Group>
+      <RecordPresence entity="ticket" id={ticket.id} />
+      <dl className={classes.facts} aria-label="Ticket facts">
+        {facts.map(([label, value]) => (
+          <div key={label} className={classes.fact}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {ticket.description.trim() ? (
+        <Spoiler maxHeight={phone ? 96 : 320} showLabel="Show all of the description" hideLabel="Show less">
+          <Text size="sm" className={classes.description} data-testid="ticket-description">
+            <MentionText text={ticket.description} known={people} />
+          </Text>
+        </Spoiler>
+      ) : (
+        <Text size="sm" c="dimmed">
+          No description.
+        </Text>
+      )}
+    </Stack>
+  );
+}
