@@ -143,7 +143,7 @@ describe('POST settings/backup-db', () => {
     const tight: Vars = { D1_MAX_BYTES: String(Math.floor(database.bytes * 1.5)) };
     const before = await runs();
     const refused = await expectConflict(await post(token, tight));
-    expect(refused.detail).toMatch(/^Not enough room for a backup: the database is [\d.]+ kB of D1's [\d.]+ kB, and a backup needs about [\d.]+ kB more while it runs\.$/);
+    expect(refused.detail).toMatch(/^Not enough room for a backup: the database is [\d.]+ [kMG]B of D1's [\d.]+ [kMG]B, and a backup needs about [\d.]+ [kMG]B more while it runs\.$/);
     expect(await runs()).toBe(before);
     expect(await copies()).toBe(0);
     // The list says the same, with the ceiling it was held to.
