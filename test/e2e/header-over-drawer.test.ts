@@ -1,7 +1,7 @@
 import type { Locator, Page, WebSocketRoute } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Ticket } from '../../src/shared/types';
-import { POLL, VIEWPORTS, adminApi, browserPerFile, drawer, liveHello, screenshot, settled, uniqueTag } from './fixtures';
+import { POLL, VIEWPORTS, adminApi, adminSession, apiAs, browserPerFile, drawer, drawerTitle, liveHello, makeAccount, screenshot, sessionFor, settled, uniqueTag } from './fixtures';
 
 // The header's bell and offline badge while a record drawer is open: the drawer starts below the
 // header, so both are seen and the bell is clicked there, not the drawer's shade over it.
@@ -40,9 +40,29 @@ const openTicket = async (page: Page) => {
   const hello = liveHello(page);
   await page.goto(`/tickets/?id=${ticket.id}`);
   await hello;
-  await expect.poll(() => drawer(page).getByLabel('Title').inputValue(), POLL).toBe(ticket.title);
+  await expect.poll(() => drawerTitle(page).textContent(), POLL).toBe(`#${ticket.id} ${ticket.title}`);
   await settled(drawer(page));
 };
+
+describe('the notifications over an open drawer', () => {
+  it('their list scrolls with the wheel: the drawer holds the page still, not the bell', async () => {
+    const casey = await makeAccount('staff', 'Casey');
+    const { token } = await sessionFor(casey);
+    const { userId } = await adminSession();
+    for (let i = 0; i < 14; i += 1) {
+      await apiAs(token)('tickets', { method: 'POST', body: { title: `For the list ${uniqueTag()}`, assigneeId: userId } });
+    }
+    const page = await chrome.open();
+    await openTicket(page);
+    await page.getByTestId('bell').click();
+    const list = page.getByRole('list', { name: 'Notifications' });
+    await expect.poll(() => list.getByRole('listitem').count(), POLL).toBeGreaterThan(10);
+    expect(await list.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
+    await list.hover();
+    await page.mouse.wheel(0, 400);
+    await expect.poll(() => list.evaluate((element) => element.scrollTop), POLL).toBeGreaterThan(0);
+  });
+});
 
 describe.each(VIEWPORTS)('the header over an open drawer, $name', ({ name, viewport }) => {
   it('the bell is in sight and opens the notifications; the drawer stays open', async () => {
@@ -52,7 +72,7 @@ describe.each(VIEWPORTS)('the header over an open drawer, $name', ({ name, viewp
     expect(await uncovered(bell)).toBe(true);
     await bell.click();
     await page.getByText('Notifications', { exact: true }).waitFor();
-    expect(await drawer(page).getByLabel('Title').isVisible()).toBe(true);
+    expect(await drawerTitle(page).isVisible()).toBe(true);
     await screenshot(page, `header-over-drawer-bell-${name}`);
   });
 

@@ -56,7 +56,9 @@ export function Bell() {
         <VisuallyHidden aria-live="polite" data-testid="bell-announcement">
           {list.data ? label : ''}
         </VisuallyHidden>
-        <Popover.Dropdown>
+        {/* An open record drawer holds the page still by cancelling the wheel and touch moves that
+            reach the document from outside it; the list scrolls here, so they end here. */}
+        <Popover.Dropdown onWheel={(event) => event.stopPropagation()} onTouchMove={(event) => event.stopPropagation()}>
           <Group justify="space-between" mb="xs">
             <Text fw={600} id="notifications-heading">
               Notifications
