@@ -116,6 +116,8 @@ describe('/audit/ in the address', () => {
     await page.getByRole('button', { name: '2', exact: true }).click();
     await expect.poll(() => search(page), POLL).toEqual({ action: 'create', to: yesterdayUtc(), page: '2' });
     await tableLoaded(page, 'Audit log');
+    // Rows, not the placeholders drawn while page 2 is read.
+    await expect.poll(async () => (await entryKeys(page)).some((key) => key.startsWith('undefined')), POLL).toBe(false);
     const pageTwo = await entryKeys(page);
 
     await page.reload();

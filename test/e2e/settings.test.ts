@@ -355,7 +355,7 @@ describe('database tab', () => {
     await figure.waitFor();
     // The seeded database is a few MB at most: D1's meta.size_after, in decimal units as Cloudflare states the 10 GB.
     expect(await figure.textContent()).toMatch(/^[\d.]+ (kB|MB) of 10 GB \(under 1%\)$/);
-    expect(await dialog.getByRole('progressbar', { name: 'Database size against its limit' }).count()).toBe(1);
+    expect(await dialog.getByRole('meter', { name: 'Database size against its limit' }).count()).toBe(1);
     expect(await dialog.getByTestId('database-size-warning').count()).toBe(0);
     expect(await dialog.getByTestId('backup-room-warning').count()).toBe(0);
     await snap(page, `settings-database-size-${name}`);

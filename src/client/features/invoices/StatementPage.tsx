@@ -23,6 +23,7 @@ import { PaymentsSection } from './PaymentsSection';
 import { StatementView } from './StatementView';
 import { TransitionDialog } from './TransitionDialog';
 import { RecordState } from '../../lib/ui/RecordState';
+import classes from './overdue.module.css';
 
 const COLUMNS: Column<Statement>[] = [
   { key: 'number', label: 'Statement', render: (s) => s.number },
@@ -38,7 +39,7 @@ const COLUMNS: Column<Statement>[] = [
     label: 'Balance',
     align: 'right',
     render: (s) => (
-      <Text size="sm" c={s.overdue ? 'red' : undefined} fw={s.overdue ? 700 : undefined}>
+      <Text size="sm" className={s.overdue ? classes.overdue : undefined}>
         {formatCents(s.balanceCents)}
         {s.overdue ? ' overdue' : ''}
       </Text>

@@ -151,7 +151,7 @@ function Approvals({ week }: { week: string }) {
           Nobody has logged time in this week.
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={520} type="native">
+        <Table.ScrollContainer minWidth={520} type="native" tabIndex={0} role="region" aria-label={`Weeks of ${week}, scrolls sideways`}>
           <Table aria-label={`Weeks of ${week}`}>
             <Table.Thead>
               <Table.Tr>

@@ -26,7 +26,20 @@ export function DatabaseSize({ size }: { size: Size | undefined }) {
           {formatDecimalBytes(size.bytes)} of {limit} ({percent(share)})
         </Text>
       </Group>
-      <Progress value={Math.min(100, share * 100)} color={fits ? (warn ? 'yellow' : 'blue') : 'red'} aria-label="Database size against its limit" />
+      {/* A meter, not a progressbar: it shows how full the database is, not work under way. */}
+      <Progress.Root>
+        <Progress.Section
+          value={Math.min(100, share * 100)}
+          color={fits ? (warn ? 'yellow' : 'blue') : 'red'}
+          withAria={false}
+          role="meter"
+          aria-label="Database size against its limit"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={Math.round(Math.min(100, share * 100))}
+          aria-valuetext={`${formatDecimalBytes(size.bytes)} of ${limit}`}
+        />
+      </Progress.Root>
       {warn ? (
         <Alert color="yellow" title={`The database is ${percent(share)} full`} data-testid="database-size-warning">
           At {limit} it takes no more changes. Ask whoever runs the app to make room.
