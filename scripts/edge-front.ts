@@ -14,6 +14,9 @@ const edgeHeaders = (req: http.IncomingMessage) => ({ ...req.headers, 'cf-connec
 
 // How long a connection whose write failed waits for the rest of the answer before it is closed.
 const AFTER_FAILED_WRITE_MS = 5_000;
+// workerd closes a connection idle for 5 s without a Keep-Alive header to say so; the front lets
+// its idle connections go first, so a request is not sent down one as workerd closes it.
+const IDLE_CONNECTION_MS = 4_000;
 
 /**
  * A connection to the Worker that survives the Worker answering before it has read the request's
@@ -61,6 +64,8 @@ const forgivingConnection = (options: net.NetConnectOpts) => {
   inner.on('close', () => outer.push(null));
   outer.on('end', () => outer.destroy());
   inner.on('connect', () => outer.emit('connect'));
+  // The agent closes an idle connection on its socket's timeout.
+  inner.on('timeout', () => outer.emit('timeout'));
   // What http.Agent and ClientRequest call on a socket.
   return Object.assign(outer, {
     setKeepAlive: (...args: Parameters<net.Socket['setKeepAlive']>) => (inner.setKeepAlive(...args), outer),
@@ -70,6 +75,8 @@ const forgivingConnection = (options: net.NetConnectOpts) => {
     unref: () => (inner.unref(), outer),
   });
 };
+
+const hasBody = (req: http.IncomingMessage) => Boolean(req.headers['transfer-encoding']) || Number(req.headers['content-length'] ?? 0) > 0;
 
 class WorkerAgent extends http.Agent {
   override createConnection(options: net.NetConnectOpts): Duplex {
@@ -84,13 +91,16 @@ class WorkerAgent extends http.Agent {
  * header, as deployed, so the sign-in limiter counts per address under `npm start` too.
  */
 export const edgeFront = async ({ port, host, target }: { port: number; host: string; target: URL }) => {
-  const agent = new WorkerAgent({ keepAlive: true });
-  const server = http.createServer((req, res) => {
+  const agent = new WorkerAgent({ keepAlive: true, timeout: IDLE_CONNECTION_MS });
+  const forward = (req: http.IncomingMessage, res: http.ServerResponse, firstTry: boolean) => {
     const upstream = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: edgeHeaders(req), agent }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
       answer.pipe(res);
     });
     upstream.on('error', () => {
+      // A reused connection that workerd closed just as the request went out fails before any
+      // answer; a request with no body is sent again, once, on a new connection.
+      if (firstTry && upstream.reusedSocket && !hasBody(req) && !res.headersSent) return forward(req, res, false);
       if (!res.headersSent) res.writeHead(502);
       res.end();
       // The client may still be sending: its body is read and discarded, so it gets the answer
@@ -98,8 +108,10 @@ export const edgeFront = async ({ port, host, target }: { port: number; host: st
       req.unpipe(upstream);
       req.resume();
     });
-    req.pipe(upstream);
-  });
+    if (hasBody(req)) req.pipe(upstream);
+    else upstream.end();
+  };
+  const server = http.createServer((req, res) => forward(req, res, true));
   server.on('upgrade', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
     const inner = net.connect(Number(target.port), target.hostname, () => {
       const lines = Object.entries(edgeHeaders(req)).map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(', ') : String(value)}`);

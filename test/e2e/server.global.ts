@@ -66,6 +66,19 @@ const snapshotOfProject = () => {
   return copy;
 };
 
+// What the Worker logs when a request fails on its side; the browser only sees the 500 or 502.
+const SERVER_ERROR = /passthrough: target unreachable|provider: unhandled error|Uncaught|exceeded/;
+
+/**
+ * Prints the server's own error lines (with the lines after each, which hold the stack) once the
+ * run ends, so a failure that shows in a test as a bare 502 can be traced from the run's output.
+ */
+const reportServerErrors = (output: string) => {
+  const lines = output.split('\n');
+  const shown = lines.flatMap((line, index) => (SERVER_ERROR.test(line) ? [lines.slice(index, index + 12).join('\n')] : []));
+  if (shown.length) console.error(`The app logged ${shown.length} error(s) during the run:\n${shown.slice(0, 20).join('\n---\n')}`);
+};
+
 /**
  * Starts the app exactly as `npm start` does (build, migrate, seed, workerd), on a free port, from
  * a snapshot of the project and with a throwaway state folder, so the developer's build and local
@@ -87,6 +100,7 @@ export default async function startApp(project: TestProject) {
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const cleanUp = () => {
     if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+    reportServerErrors(output);
     rmSync(stateDir, { recursive: true, force: true });
     rmSync(projectDir, { recursive: true, force: true });
   };
