@@ -1,10 +1,12 @@
 import type { Attachment } from './schemas/attachments';
+import type { AccessIdentity, AccessLoginPayload } from './schemas/access';
 import type { AuditQuery } from './schemas/audit';
 import type { LoginPayload } from './schemas/auth';
+import type { AddPasskeyPayload, PasskeyLoginPayload, RenamePasskeyPayload } from './schemas/passkeys';
 import type { ApproveLinesRequest, LineChanges, LineListQuery, LinePayload, StatementChanges, StatementRequest } from './schemas/invoices';
 import type { ImportListQuery, ImportQuery } from './schemas/imports';
 import type { ListQuery } from './schemas/list';
-import type { LiveQuery, LiveTicket } from './live';
+import type { LiveChanges, LiveChangesQuery, LiveQuery, LiveTicket } from './live';
 import type { MarkReadPayload, NotificationListQuery } from './schemas/notifications';
 import type { AgingQuery, PaymentPayload, StatementListQuery } from './schemas/payments';
 import type { CompanyChanges, CompanyPayload, TicketCategoryChanges, TicketCategoryPayload } from './schemas/lookups';
@@ -29,6 +31,9 @@ import type {
   InvoiceLine,
   LinePage,
   LoginResponse,
+  Passkey,
+  PasskeyCreationOptions,
+  PasskeyRequestOptions,
   LookupUses,
   NotificationPage,
   Page,
@@ -63,6 +68,16 @@ interface Items<T> {
 export interface ApiContract {
   'POST /auth/login': { body: LoginPayload; response: LoginResponse };
   'POST /auth/logout': { response: null };
+  // Cloudflare Access: who it says is asking (null: 204, nobody), and signing in as them.
+  'GET /auth/access': { response: AccessIdentity | null };
+  'POST /auth/access': { body: AccessLoginPayload; response: LoginResponse };
+  'POST /auth/passkeys/register-options': { response: PasskeyCreationOptions };
+  'POST /auth/passkeys': { body: AddPasskeyPayload; response: Passkey };
+  'GET /auth/passkeys': { response: Items<Passkey> };
+  'PATCH /auth/passkeys/:id': { body: RenamePasskeyPayload; response: Passkey };
+  'DELETE /auth/passkeys/:id': { response: null };
+  'POST /auth/passkeys/login-options': { response: PasskeyRequestOptions };
+  'POST /auth/passkeys/login': { body: PasskeyLoginPayload; response: LoginResponse };
 
   'GET /users': { query: UserListQuery; response: Page<User> };
   'POST /users': { body: CreateUserPayload; response: User };
@@ -140,6 +155,7 @@ export interface ApiContract {
   'GET /audit': { query: AuditQuery; response: Page<AuditEntry> };
 
   'POST /live/ticket': { response: LiveTicket };
+  'GET /live/changes': { query: LiveChangesQuery; response: LiveChanges };
   'GET /notifications': { query: NotificationListQuery; response: NotificationPage };
   'POST /notifications/read': { body: MarkReadPayload; response: UnreadCount };
   // An upload's body is multipart/form-data (field `file`, optional `commentId`), not JSON.

@@ -1,8 +1,8 @@
 import type { InferType } from 'yup';
-import type { liveQuerySchema } from './schemas/live';
+import type { liveChangesQuerySchema, liveQuerySchema } from './schemas/live';
 import type { AuditAction, AuditEntity } from './schemas/audit';
 import type { Notification } from './types';
-import type { Permission } from './permissions';
+import { may, type Permission, type Role } from './permissions';
 
 /** The live channel's messages (docs/architecture.md#live-updates). */
 
@@ -27,6 +27,18 @@ export const LIVE_ENTITIES: Partial<Record<AuditEntity, Permission | 'everyone'>
   timesheet: 'everyone',
 };
 
+/** Whether a role is told of changes to an entity: by a socket's `changed` events and by `GET live/changes` alike. */
+export const liveMayRead = (role: Role, entity: AuditEntity) => {
+  const needs = LIVE_ENTITIES[entity];
+  return needs === 'everyone' || (needs !== undefined && may(role, needs));
+};
+
+/** The entities a role is told of, for a query that must filter as the socket does. */
+export const liveEntitiesOf = (role: Role) => (Object.keys(LIVE_ENTITIES) as AuditEntity[]).filter((entity) => liveMayRead(role, entity));
+
+/** The most changes `GET live/changes` lists; past it the answer says to re-read everything. */
+export const LIVE_CHANGES_MAX = 1000;
+
 export interface ChangedEvent {
   type: 'changed';
   entity: AuditEntity;
@@ -37,6 +49,11 @@ export interface ChangedEvent {
   actorId: number | null;
   actorName: string | null;
   at: string;
+  /**
+   * The highest audit entry id (the rising sequence every write takes) of the write announced: a
+   * client that has seen it asks `GET live/changes?after=<seq>` after a gap and misses nothing.
+   */
+  seq: number;
 }
 
 export interface PresencePerson {
@@ -53,7 +70,8 @@ export interface PresenceEvent {
 }
 
 export type ServerMessage =
-  | { type: 'hello'; userId: number }
+  /** `seq`: the newest audit entry when the socket opened, where a client with no earlier one starts counting. */
+  | { type: 'hello'; userId: number; seq: number }
   | ChangedEvent
   | PresenceEvent
   | { type: 'notification'; notification: Notification };
@@ -62,6 +80,19 @@ export type ServerMessage =
 export type ViewMessage = { type: 'view'; entity: AuditEntity; id: number; editing: boolean } | { type: 'view'; entity: null };
 
 export type LiveQuery = InferType<typeof liveQuerySchema>;
+export type LiveChangesQuery = InferType<typeof liveChangesQuerySchema>;
+
+/**
+ * `GET live/changes?after=<seq>`: the records changed by writes after `seq` that the caller is told
+ * of, as the socket would have told them (one a record, the last write winning), oldest first.
+ * `reload`: more than LIVE_CHANGES_MAX changed, `changes` is empty and the client re-reads all it
+ * shows. `seq` is where the answer ends: the next call's `after`.
+ */
+export interface LiveChanges {
+  seq: number;
+  reload: boolean;
+  changes: ChangedEvent[];
+}
 
 export interface LiveTicket {
   ticket: string;

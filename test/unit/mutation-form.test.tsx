@@ -257,7 +257,7 @@ describe('MutationForm', () => {
     const read = vi.fn(async () => ({ id: 5, version: 4, name: 'Acme Corp', note: '' }));
     renderForm(mutationWith(vi.fn()), { version: 3, record: { id: 6, read } });
     type('Note', 'typed meanwhile');
-    act(() => emitLive({ type: 'changed', entity: 'company', id: 6, version: 4, action: 'update', actorId: 2, actorName: 'Sam Smith', at: '2026-11-23T10:00:00Z' }));
+    act(() => emitLive({ type: 'changed', entity: 'company', id: 6, version: 4, action: 'update', actorId: 2, actorName: 'Sam Smith', at: '2026-11-23T10:00:00Z', seq: 1 }));
     const notice = await screen.findByTestId('conflict-notice');
     await waitFor(() => expect(notice).toHaveTextContent('Sam Smith saved a newer version'));
     expect(notice).toHaveTextContent('You have not saved yet, and what you typed is still below.');
@@ -283,7 +283,7 @@ describe('MutationForm', () => {
     renderForm(mutationWith(vi.fn()), { version: 3, record: { id: 7, read, row: { action: 'comment_edit' } } });
     type('Note', 'my words');
     // The ticket's own version is older than the comment's: no reason to skip the check.
-    act(() => emitLive({ type: 'changed', entity: 'company', id: 7, version: 1, action: 'comment_edit', actorId: 2, actorName: 'Sam Smith', at: '2026-11-23T10:00:00Z' }));
+    act(() => emitLive({ type: 'changed', entity: 'company', id: 7, version: 1, action: 'comment_edit', actorId: 2, actorName: 'Sam Smith', at: '2026-11-23T10:00:00Z', seq: 1 }));
     const notice = await screen.findByTestId('conflict-notice');
     await waitFor(() => expect(notice).toHaveTextContent('Sam Smith saved a newer version'));
     expect(fetchMock.mock.calls[0]?.[0]).toContain('action=comment_edit');
@@ -295,7 +295,7 @@ describe('MutationForm', () => {
     const read = vi.fn(async () => ({ id: 5, version: 4, name: 'Acme', note: 'their words' }));
     const onReload = vi.fn();
     renderForm(mutationWith(vi.fn()), { version: 3, record: { id: 8, read, onReload, row: { action: 'comment_edit' } } });
-    act(() => emitLive({ type: 'changed', entity: 'company', id: 8, version: 1, action: 'comment_edit', actorId: 2, actorName: 'Sam Smith', at: '2026-11-23T10:00:00Z' }));
+    act(() => emitLive({ type: 'changed', entity: 'company', id: 8, version: 1, action: 'comment_edit', actorId: 2, actorName: 'Sam Smith', at: '2026-11-23T10:00:00Z', seq: 1 }));
     await waitFor(() => expect(onReload).toHaveBeenCalledWith({ id: 5, version: 4, name: 'Acme', note: 'their words' }));
     expect(screen.queryByTestId('conflict-notice')).toBeNull();
     expect(screen.queryByTestId('updated-by')).toBeNull();

@@ -57,10 +57,11 @@ describe('GET live (the upgrade)', () => {
     await expectError(await upgrade(ticket), 401);
   });
 
-  it('says hello with the person’s id', async () => {
+  it('says hello with the person’s id and the newest seq', async () => {
     const { user, token } = await signedIn('staff');
+    const { seq } = await env.DB.prepare('SELECT max(id) AS seq FROM audit_log').first<{ seq: number }>() ?? { seq: 0 };
     const socket = await connect(token);
-    expect(await socket.next(isType('hello'))).toEqual({ type: 'hello', userId: user.id });
+    expect(await socket.next(isType('hello'))).toEqual({ type: 'hello', userId: user.id, seq });
     socket.ws.close();
   });
 });
@@ -87,6 +88,7 @@ describe('changed events', () => {
       actorId: alice.id,
       actorName: 'Alice Writer',
       at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      seq: expect.any(Number),
     });
     expect(JSON.stringify(event)).not.toContain('Changed live');
     await self.next(isType('changed', (m) => m.id === ticket.id));

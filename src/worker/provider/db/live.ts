@@ -1,11 +1,17 @@
 import type { AuditAction, AuditEntity } from '../../../shared/types';
-import type { ChangedEvent } from '../../../shared/live';
+import { LIVE_CHANGES_MAX, type ChangedEvent, type LiveChanges } from '../../../shared/live';
 import { findLiveSession, type Session, type SessionRef } from './sessions';
 import { fullName } from './sql';
 
-/** Whose a socket is: the session check of every signed-in call, with the name presence shows. */
+// The newest audit entry's id: the sequence every write takes (docs/architecture.md#live-updates).
+const LATEST_SEQ = '(SELECT coalesce(max(id), 0) FROM audit_log)';
+
+/**
+ * Whose a socket is: the session check of every signed-in call, with the name presence shows and
+ * the newest seq, which the socket's hello carries (max(id) of the table is one index step).
+ */
 export const findLivePerson = (db: D1Database, session: SessionRef) =>
-  findLiveSession<Session & { name: string }>(db, `role, ${fullName()} AS name`, session);
+  findLiveSession<Session & { name: string; seq: number }>(db, `role, ${fullName()} AS name, ${LATEST_SEQ} AS seq`, session);
 
 // The version a record has now, by the audit entity naming it; deleted records have none.
 const VERSION_SQL = `CASE a.entity
@@ -18,6 +24,7 @@ const VERSION_SQL = `CASE a.entity
 END`;
 
 interface ChangeRow {
+  seq: number;
   entity: AuditEntity;
   entity_id: number;
   action: AuditAction;
@@ -27,27 +34,18 @@ interface ChangeRow {
   version: number | null;
 }
 
-/**
- * The records one request changed, read from the audit entries its batch wrote (every committed
- * write has them), one event per record, the last entry winning. The actor's recent entries are
- * read through the (actor_id, at) index; a request's batch committed moments ago.
- */
-export const changesOfRequest = async (db: D1Database, actorId: number, requestId: string): Promise<ChangedEvent[]> => {
-  const { results } = await db
-    .prepare(
-      `SELECT a.entity, a.entity_id, a.action, a.actor_id, a.at, ${VERSION_SQL} AS version,
-              ${fullName('u')} AS actor_name
-       FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id
-       WHERE a.actor_id = ?1 AND a.at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-5 minutes') AND a.request_id = ?2
-         AND a.entity_id IS NOT NULL
-       ORDER BY a.id`,
-    )
-    .bind(actorId, requestId)
-    .all<ChangeRow>();
-  const byRecord = new Map<string, ChangedEvent>();
-  for (const row of results) {
-    byRecord.delete(`${row.entity}:${row.entity_id}`);
-    byRecord.set(`${row.entity}:${row.entity_id}`, {
+// Entries, not records, are counted: the walk stops there whatever they name.
+const LIMIT_ENTRIES = LIVE_CHANGES_MAX;
+
+const CHANGE_COLUMNS = `a.id AS seq, a.entity, a.entity_id, a.action, a.actor_id, a.at, ${VERSION_SQL} AS version, ${fullName('u')} AS actor_name`;
+
+/** One event a record, the last entry winning, in the order of their last entries; `seq` is the record's last entry's unless given. */
+const byRecord = (rows: ChangeRow[], seq?: number): ChangedEvent[] => {
+  const events = new Map<string, ChangedEvent>();
+  for (const row of rows) {
+    const key = `${row.entity}:${row.entity_id}`;
+    events.delete(key);
+    events.set(key, {
       type: 'changed',
       entity: row.entity,
       id: row.entity_id,
@@ -56,7 +54,56 @@ export const changesOfRequest = async (db: D1Database, actorId: number, requestI
       actorId: row.actor_id,
       actorName: row.actor_name,
       at: row.at,
+      seq: seq ?? row.seq,
     });
   }
-  return [...byRecord.values()];
+  return [...events.values()];
+};
+
+/**
+ * The records one request changed, read from the audit entries its batch wrote (every committed
+ * write has them), one event per record, the last entry winning, each carrying the write's highest
+ * seq. The actor's recent entries are read through the (actor_id, at) index; a request's batch
+ * committed moments ago.
+ */
+export const changesOfRequest = async (db: D1Database, actorId: number, requestId: string): Promise<ChangedEvent[]> => {
+  const { results } = await db
+    .prepare(
+      `SELECT ${CHANGE_COLUMNS}
+       FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id
+       WHERE a.actor_id = ?1 AND a.at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-5 minutes') AND a.request_id = ?2
+         AND a.entity_id IS NOT NULL
+       ORDER BY a.id`,
+    )
+    .bind(actorId, requestId)
+    .all<ChangeRow>();
+  return byRecord(results, results.at(-1)?.seq);
+};
+
+/**
+ * What changed after `after` among the entities the caller is told of (docs/api.md#live-changes):
+ * the newest seq and the entries after `after` up to it, read in one batch so both see the same
+ * committed writes. The entries are walked by id (the primary key), at most LIMIT_ENTRIES of them;
+ * one more than that means too many, and the caller re-reads everything; so does an `after` past
+ * the newest entry.
+ */
+export const changesAfter = async (db: D1Database, after: number, entities: readonly AuditEntity[]): Promise<LiveChanges> => {
+  const entityList = entities.map((_, index) => `?${index + 2}`).join(', ');
+  const [latest, entries] = await db.batch([
+    db.prepare(`SELECT ${LATEST_SEQ} AS seq`),
+    db
+      .prepare(
+        `SELECT ${CHANGE_COLUMNS}
+         FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id
+         WHERE a.id > ?1 AND a.entity_id IS NOT NULL AND a.entity IN (${entityList || 'NULL'})
+         ORDER BY a.id
+         LIMIT ${LIMIT_ENTRIES + 1}`,
+      )
+      .bind(after, ...entities),
+  ]);
+  const seq = (latest?.results[0] as { seq: number } | undefined)?.seq ?? 0;
+  const rows = (entries?.results ?? []) as ChangeRow[];
+  // Past the newest entry: the log was restored from a backup since, so what the client shows may be gone.
+  if (rows.length > LIMIT_ENTRIES || after > seq) return { seq, reload: true, changes: [] };
+  return { seq, reload: false, changes: byRecord(rows) };
 };

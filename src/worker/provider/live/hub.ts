@@ -1,12 +1,11 @@
 import { DurableObject } from 'cloudflare:workers';
 import {
-  LIVE_ENTITIES,
   LIVE_SESSION_ENDED,
   LIVE_SOCKETS_PER_PERSON,
   LIVE_TICKET_SECONDS,
   LIVE_TICKETS_PER_PERSON,
+  liveMayRead,
   type ChangedEvent, type LiveTicket, type PresencePerson, type ServerMessage } from '../../../shared/live';
-import { may } from '../../../shared/permissions';
 import type { AuditEntity, Notification, Role } from '../../../shared/types';
 import type { TokenClaims } from '../auth/token';
 import { findLivePerson } from '../db/live';
@@ -44,11 +43,6 @@ const json = (status: number, body: unknown) => new Response(JSON.stringify(body
 const randomTicket = () => {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-};
-
-const mayRead = (role: Role, entity: AuditEntity) => {
-  const needs = LIVE_ENTITIES[entity];
-  return needs === 'everyone' || (needs !== undefined && may(role, needs));
 };
 
 /**
@@ -93,7 +87,7 @@ export class LiveHub extends DurableObject<ProviderBindings> {
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
     this.ctx.acceptWebSocket(server, [userTag(stored.claims.userId)]);
     server.serializeAttachment({ claims: stored.claims, name: person.name, role: person.role, view: null } satisfies Socket);
-    send(server, { type: 'hello', userId: stored.claims.userId });
+    send(server, { type: 'hello', userId: stored.claims.userId, seq: person.seq });
     await this.closeAtExpiry(stored.claims.expiresAt * 1000);
     return new Response(null, { status: 101, webSocket: client });
   }
@@ -102,7 +96,7 @@ export class LiveHub extends DurableObject<ProviderBindings> {
     const view = parseViewMessage(message);
     const socket = attachmentOf(ws);
     if (view === undefined || !socket) return;
-    const next = view.entity !== null && mayRead(socket.role, view.entity) ? view : null;
+    const next = view.entity !== null && liveMayRead(socket.role, view.entity) ? view : null;
     const before = socket.view;
     ws.serializeAttachment({ ...socket, view: next } satisfies Socket);
     if (before && (before.entity !== next?.entity || before.id !== next.id)) this.sendPresence(before.entity, before.id);
@@ -143,7 +137,7 @@ export class LiveHub extends DurableObject<ProviderBindings> {
       const text = JSON.stringify(change);
       for (const ws of sockets) {
         const socket = attachmentOf(ws);
-        if (socket && mayRead(socket.role, change.entity)) sendText(ws, text);
+        if (socket && liveMayRead(socket.role, change.entity)) sendText(ws, text);
       }
     }
     for (const { userId, notification } of notifications) {
