@@ -1,4 +1,5 @@
 import type { Attachment } from './schemas/attachments';
+import type { AccessIdentity, AccessLoginPayload } from './schemas/access';
 import type { AuditQuery } from './schemas/audit';
 import type { LoginPayload } from './schemas/auth';
 import type { ApproveLinesRequest, LineChanges, LineListQuery, LinePayload, StatementChanges, StatementRequest } from './schemas/invoices';
@@ -63,6 +64,9 @@ interface Items<T> {
 export interface ApiContract {
   'POST /auth/login': { body: LoginPayload; response: LoginResponse };
   'POST /auth/logout': { response: null };
+  // Cloudflare Access: who it says is asking (null: 204, nobody), and signing in as them.
+  'GET /auth/access': { response: AccessIdentity | null };
+  'POST /auth/access': { body: AccessLoginPayload; response: LoginResponse };
 
   'GET /users': { query: UserListQuery; response: Page<User> };
   'POST /users': { body: CreateUserPayload; response: User };

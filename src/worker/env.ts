@@ -29,4 +29,9 @@ export interface Env {
   BACKUP_PAGE_ROWS?: string;
   /** The ceiling a backup's copies must fit under, in bytes; D1's 10 GB when unset. */
   D1_MAX_BYTES?: string;
+  /** Cloudflare Access (docs/operations.md#cloudflare-access): the team's origin and the application's audience tag; empty is off. */
+  ACCESS_TEAM_DOMAIN?: string;
+  ACCESS_AUD?: string;
+  /** "true": password sign-in is refused; Access and passkeys only. */
+  ACCESS_REQUIRED?: string;
 }

@@ -21,8 +21,11 @@ type PassthroughEnv = { Bindings: Env; Variables: RequestIdVariables & Partial<R
 
 // The embedded provider is addressed like an upstream so both targets take one code path.
 const EMBEDDED_ORIGIN = 'https://provider.internal';
-// If-Match carries the record version a save was edited from (docs/architecture.md#record-versions).
-const FORWARDED_REQUEST_HEADERS = ['authorization', 'content-type', 'accept', 'if-match'];
+// If-Match carries the record version a save was edited from (docs/architecture.md#record-versions);
+// Cf-Access-Jwt-Assertion, who Cloudflare Access says is asking (docs/operations.md#cloudflare-access).
+const FORWARDED_REQUEST_HEADERS = ['authorization', 'content-type', 'accept', 'if-match', 'cf-access-jwt-assertion'];
+// Of the browser's cookies only Access's own goes on: the same identity, when the header is absent.
+const ACCESS_COOKIE = /(?:^|;\s*)CF_Authorization=([^;\s]+)/;
 const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',
@@ -142,6 +145,8 @@ export const passthrough = ({ embedded, timeoutMs = REQUEST_TIMEOUT_MS }: Passth
       const value = c.req.header(name);
       if (value) headers.set(name, value);
     }
+    const accessCookie = ACCESS_COOKIE.exec(c.req.header('cookie') ?? '')?.[1];
+    if (accessCookie) headers.set('cookie', `CF_Authorization=${accessCookie}`);
     // The live channel's upgrade (docs/architecture.md#live-updates) reaches the target as a WebSocket request.
     if (c.req.header('upgrade')?.toLowerCase() === 'websocket') headers.set('upgrade', 'websocket');
     headers.set('x-request-id', c.get('requestId'));

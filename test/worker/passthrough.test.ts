@@ -80,6 +80,15 @@ describe('request forwarding', () => {
     expect(JSON.stringify(seen)).not.toContain('browser-secret');
   });
 
+  it("forwards Cloudflare Access's header, and of the cookies only Access's own", async () => {
+    const { seen } = await echo('echo', {
+      headers: { 'cf-access-jwt-assertion': 'header.jwt.value', cookie: 'session=browser-secret; CF_Authorization=cookie.jwt.value; other=x' },
+    });
+    expect(seen.headers['cf-access-jwt-assertion']).toBe('header.jwt.value');
+    expect(seen.headers.cookie).toBe('CF_Authorization=cookie.jwt.value');
+    expect(JSON.stringify(seen)).not.toContain('browser-secret');
+  });
+
   it('sets X-Forwarded-For from the connecting address, ignoring one the client sent', async () => {
     const { seen } = await echo('echo', {
       headers: { 'cf-connecting-ip': '198.51.100.23', 'x-forwarded-for': '6.6.6.6' },

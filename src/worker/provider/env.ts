@@ -25,4 +25,9 @@ export interface ProviderBindings {
   BACKUP_PAGE_ROWS?: string;
   /** The ceiling a backup must fit under, in bytes; D1's 10 GB when unset (db/backup/capacity.ts). */
   D1_MAX_BYTES?: string;
+  /** Cloudflare Access (docs/operations.md#cloudflare-access): both set, or Access sign-in is off. */
+  ACCESS_TEAM_DOMAIN?: string;
+  ACCESS_AUD?: string;
+  /** "true": password sign-in is refused; Access and passkeys only. */
+  ACCESS_REQUIRED?: string;
 }

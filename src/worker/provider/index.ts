@@ -6,6 +6,7 @@ import { noteRequest } from './http/request-note';
 import { publishChanges } from './live/publish';
 import { attachmentRoutes } from './routes/attachments';
 import { auditRoutes } from './routes/audit';
+import { accessRoutes } from './routes/access';
 import { authRoutes } from './routes/auth';
 import { invoiceRoutes } from './routes/invoices';
 import { liveRoutes } from './routes/live';
@@ -29,6 +30,7 @@ export const provider = new Hono<ProviderEnv>()
   .use(noteRequest)
   .use(publishChanges)
   .route('/auth', authRoutes)
+  .route('/auth/access', accessRoutes)
   .route('/users', userRoutes)
   .route('/settings', settingsRoutes)
   .route('/companies', companyRoutes)

@@ -9,7 +9,7 @@ import { revokeSession } from '../db/sessions';
 import { findCredentials } from '../db/users';
 import { requestIdOf } from '../http/audit-context';
 import { requireAuth, type ProviderEnv } from '../http/auth';
-import { unauthorized } from '../http/errors';
+import { forbidden, unauthorized } from '../http/errors';
 import { jsonBody } from '../http/validate';
 
 // The passthrough sets X-Forwarded-For only from an address the Worker trusts (see
@@ -20,6 +20,8 @@ export const authRoutes = new Hono<ProviderEnv>()
   .post('/login', jsonBody(loginSchema), async (c) => {
     const { username, password, audience } = c.req.valid('json');
     if (audience !== c.env.APP_AUDIENCE) throw unauthorized('Unknown audience');
+    // docs/operations.md#cloudflare-access: a company can require its own sign-in for everyone.
+    if (c.env.ACCESS_REQUIRED === 'true') throw forbidden('Sign in through your company account');
 
     const subject = { email: username, ip: clientAddress(c.req.header('x-forwarded-for')) };
     await countAttempt(c.env.DB, subject);
