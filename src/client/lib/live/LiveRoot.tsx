@@ -5,7 +5,7 @@ import { useSnapshot } from 'valtio';
 import type { AuditEntity } from '../../../shared/types';
 import { editedRecords, liveState, onLive, recordKey } from './bus';
 import { startLive } from './connection';
-import { recordOfPath, showsEntity } from './entity-paths';
+import { recordOfPath, showsChange } from './entity-paths';
 
 /** Changes arriving close together are re-read once. */
 const REREAD_AFTER_MS = 200;
@@ -14,25 +14,27 @@ const notEdited = (key: string) => !editedRecords.has(recordOfPath(key) ?? '');
 
 /**
  * The live channel for a signed-in person (its own lazy chunk, loaded after sign-in): opens the
- * socket, re-reads the mounted lists a change touches in place (SWR keeps the page, scroll,
- * selection and focus, as nothing remounts), keeps presence, and shows a quiet badge while offline.
+ * socket, re-reads in place the mounted lists a change touches and the changed records themselves
+ * (SWR keeps the page, scroll, selection and focus, as nothing remounts), also for the changes a
+ * catch-up after a gap passes on, keeps presence, and shows a quiet badge while offline.
  */
 export default function LiveRoot() {
   const { mutate } = useSWRConfig();
   const { status } = useSnapshot(liveState);
 
   useEffect(() => {
-    const touched = new Set<AuditEntity>();
+    // Entity → the ids changed since the last re-read.
+    let touched = new Map<AuditEntity, Set<number>>();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const reread = () => {
       timer = undefined;
-      const entities = new Set(touched);
-      touched.clear();
-      void mutate((key) => typeof key === 'string' && showsEntity(key, entities) && notEdited(key));
+      const changed = touched;
+      touched = new Map();
+      void mutate((key) => typeof key === 'string' && showsChange(key, changed) && notEdited(key));
     };
     const stopListening = onLive((message) => {
       if (message.type === 'changed') {
-        touched.add(message.entity);
+        touched.set(message.entity, (touched.get(message.entity) ?? new Set()).add(message.id));
         timer ??= setTimeout(reread, REREAD_AFTER_MS);
       } else if (message.type === 'resync') {
         void mutate((key) => typeof key === 'string' && notEdited(key));

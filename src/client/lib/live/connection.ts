@@ -5,6 +5,7 @@ import { ApiError } from '../api';
 import { authState } from '../auth-store';
 import { callApi } from '../endpoints';
 import { emitLive, liveState, setLiveSender } from './bus';
+import { catchUp } from './catch-up';
 import { reconnectDelay } from './reconnect-delay';
 
 /** Answers that mean this API has no live channel (an upstream without one): stay quiet, as before. */
@@ -18,8 +19,9 @@ const NEW_TOKEN_WAIT_MS = 3000;
 
 /**
  * Keeps one socket open while signed in: a fresh ticket for each attempt, reconnecting after a
- * random 0–5 s and then growing, jittered delays (reconnect-delay.ts), and a `resync` after any
- * gap so open views re-read what they missed.
+ * random 0–5 s and then growing, jittered delays (reconnect-delay.ts), or at once when the browser
+ * is back online; after any gap it catches up from the last seq seen (catch-up.ts), so open views
+ * re-read only what they missed.
  * Returns the stop function.
  */
 export const startLive = () => {
@@ -28,17 +30,23 @@ export const startLive = () => {
   let everOpen = false;
   let socket: WebSocket | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** Whether `timer` is a retry's wait, which coming back online cuts short. */
+  let waiting = false;
   let unsubscribe = () => {};
+  /** The newest change this tab has been told of: the hello's seq, then each change's. */
+  let seq: number | null = null;
 
   const retry = () => {
     if (stopped) return;
     liveState.status = everOpen ? 'offline' : 'connecting';
     const delay = reconnectDelay(failures);
     failures += 1;
+    waiting = true;
     timer = setTimeout(() => void open(), delay);
   };
 
   const open = async () => {
+    waiting = false;
     if (stopped) return;
     let ticket: string;
     try {
@@ -69,8 +77,13 @@ export const startLive = () => {
         failures = 0;
         liveState.status = 'online';
         setLiveSender((view) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(view)));
-        if (gap) emitLive({ type: 'resync' });
+        if (gap) {
+          void catchUp(seq).then((caughtUp) => {
+            if (caughtUp !== null) seq = Math.max(seq ?? 0, caughtUp);
+          });
+        } else seq ??= message.seq;
       }
+      if (message.type === 'changed') seq = Math.max(seq ?? 0, message.seq);
       emitLive(message);
     };
     ws.onclose = (event) => {
@@ -100,11 +113,21 @@ export const startLive = () => {
     timer = setTimeout(reopen, NEW_TOKEN_WAIT_MS);
   };
 
+  /** Back online while waiting to retry: no reason to wait longer, and the jitter is for a whole team at once. */
+  const onOnline = () => {
+    if (stopped || !waiting) return;
+    clearTimeout(timer);
+    failures = 0;
+    void open();
+  };
+  window.addEventListener('online', onOnline);
+
   void open();
   return () => {
     stopped = true;
     clearTimeout(timer);
     unsubscribe();
+    window.removeEventListener('online', onOnline);
     socket?.close(1000, 'Signed out');
     setLiveSender(null);
     liveState.status = 'off';
