@@ -2,6 +2,7 @@ import type { Attachment } from './schemas/attachments';
 import type { AccessIdentity, AccessLoginPayload } from './schemas/access';
 import type { AuditQuery } from './schemas/audit';
 import type { LoginPayload } from './schemas/auth';
+import type { AddPasskeyPayload, PasskeyLoginPayload, RenamePasskeyPayload } from './schemas/passkeys';
 import type { ApproveLinesRequest, LineChanges, LineListQuery, LinePayload, StatementChanges, StatementRequest } from './schemas/invoices';
 import type { ImportListQuery, ImportQuery } from './schemas/imports';
 import type { ListQuery } from './schemas/list';
@@ -30,6 +31,9 @@ import type {
   InvoiceLine,
   LinePage,
   LoginResponse,
+  Passkey,
+  PasskeyCreationOptions,
+  PasskeyRequestOptions,
   LookupUses,
   NotificationPage,
   Page,
@@ -67,6 +71,13 @@ export interface ApiContract {
   // Cloudflare Access: who it says is asking (null: 204, nobody), and signing in as them.
   'GET /auth/access': { response: AccessIdentity | null };
   'POST /auth/access': { body: AccessLoginPayload; response: LoginResponse };
+  'POST /auth/passkeys/register-options': { response: PasskeyCreationOptions };
+  'POST /auth/passkeys': { body: AddPasskeyPayload; response: Passkey };
+  'GET /auth/passkeys': { response: Items<Passkey> };
+  'PATCH /auth/passkeys/:id': { body: RenamePasskeyPayload; response: Passkey };
+  'DELETE /auth/passkeys/:id': { response: null };
+  'POST /auth/passkeys/login-options': { response: PasskeyRequestOptions };
+  'POST /auth/passkeys/login': { body: PasskeyLoginPayload; response: LoginResponse };
 
   'GET /users': { query: UserListQuery; response: Page<User> };
   'POST /users': { body: CreateUserPayload; response: User };

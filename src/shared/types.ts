@@ -42,6 +42,42 @@ export interface User extends Versioned {
   updatedAt: string;
 }
 
+/** A person's passkey (docs/api.md#passkeys); the key itself never leaves the provider. */
+export interface Passkey {
+  id: number;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+interface PasskeyDescriptor {
+  type: 'public-key';
+  /** The credential id, base64url. */
+  id: string;
+  transports?: string[];
+}
+
+/** `POST auth/passkeys/register-options`: WebAuthn creation options in their JSON form (binary values base64url). */
+export interface PasskeyCreationOptions {
+  challenge: string;
+  rp: { id: string; name: string };
+  user: { id: string; name: string; displayName: string };
+  pubKeyCredParams: { type: 'public-key'; alg: number }[];
+  timeout: number;
+  attestation: 'none';
+  authenticatorSelection: { residentKey: 'required'; requireResidentKey: true; userVerification: 'preferred' };
+  excludeCredentials: PasskeyDescriptor[];
+}
+
+/** `POST auth/passkeys/login-options`: request options for a discoverable passkey (no allowCredentials). */
+export interface PasskeyRequestOptions {
+  challenge: string;
+  rpId: string;
+  timeout: number;
+  userVerification: 'preferred';
+  allowCredentials: PasskeyDescriptor[];
+}
+
 export interface Page<T> {
   items: T[];
   total: number;

@@ -8,6 +8,7 @@ import { attachmentRoutes } from './routes/attachments';
 import { auditRoutes } from './routes/audit';
 import { accessRoutes } from './routes/access';
 import { authRoutes } from './routes/auth';
+import { passkeyRoutes } from './routes/passkeys';
 import { invoiceRoutes } from './routes/invoices';
 import { liveRoutes } from './routes/live';
 import { notificationRoutes } from './routes/notifications';
@@ -29,6 +30,7 @@ export const provider = new Hono<ProviderEnv>()
   .basePath(`/${API_VERSION}`)
   .use(noteRequest)
   .use(publishChanges)
+  .route('/auth/passkeys', passkeyRoutes)
   .route('/auth', authRoutes)
   .route('/auth/access', accessRoutes)
   .route('/users', userRoutes)

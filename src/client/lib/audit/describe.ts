@@ -23,6 +23,8 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   approve: 'Approved the week',
   reject: 'Rejected the week',
   reopen: 'Reopened the week',
+  passkey_add: 'Added a passkey',
+  passkey_remove: 'Removed a passkey',
 };
 
 export const ENTITY_LABELS: Record<AuditEntity, string> = {

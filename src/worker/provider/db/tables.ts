@@ -4,6 +4,7 @@
  */
 export const DATA_TABLES = [
   'users',
+  'passkeys',
   'companies',
   'ticket_categories',
   'tickets',
@@ -34,9 +35,10 @@ export const DERIVED_TABLE_PREFIXES = ['tickets_fts', 'ticket_comments_fts'] as 
 
 /**
  * Tables of the app's own machinery, never backed up or restored (restore_pending_indexes lives
- * only while a restore runs; backup_lock is left empty since migration 0012).
+ * only while a restore runs; backup_lock is left empty since migration 0012; a passkey challenge
+ * is worth nothing after its 5 minutes).
  */
-export const SYSTEM_TABLES = ['backup_lock', 'backup_runs', 'restore_pending_indexes'] as const;
+export const SYSTEM_TABLES = ['backup_lock', 'backup_runs', 'restore_pending_indexes', 'passkey_challenges'] as const;
 
 /** A running backup's copies of the data tables (src/worker/provider/db/backup/run.ts). */
 export const BACKUP_COPY_PREFIX = 'backup_copy_';
@@ -52,6 +54,7 @@ export const BACKUP_COPY_PREFIX = 'backup_copy_';
  */
 export const BACKUP_MODE: Record<DataTable, 'copied' | 'capped'> = {
   users: 'copied',
+  passkeys: 'copied',
   companies: 'copied',
   ticket_categories: 'copied',
   tickets: 'copied',
