@@ -8,6 +8,7 @@ import type { Mutation } from '../../lib/form/use-mutation';
 import type { RecordOption } from '../../lib/record-options';
 import { editableFields, TicketForm } from './TicketForm';
 import { TicketView } from './TicketView';
+import type { TicketChange } from './use-ticket-change';
 import { WatchButton } from './WatchButton';
 
 /**
@@ -15,11 +16,20 @@ import { WatchButton } from './WatchButton';
  * draft kept from before a reload opens the form, so the typing is in sight; Save and Cancel go
  * back to reading.
  */
-export function TicketBody({ ticket, people, save, record }: { ticket: Ticket; people: readonly RecordOption[]; save: Mutation<TicketPayload, Ticket>; record: EditedRecord<TicketPayload, Ticket> }) {
+interface TicketBodyProps {
+  ticket: Ticket;
+  people: readonly RecordOption[];
+  /** Status, priority and assignee changed in place from the read view. */
+  change: TicketChange;
+  save: Mutation<TicketPayload, Ticket>;
+  record: EditedRecord<TicketPayload, Ticket>;
+}
+
+export function TicketBody({ ticket, people, change, save, record }: TicketBodyProps) {
   const draftKey = `ticket:${ticket.id}`;
   const [editing, setEditing] = useState(() => readDraft(draftKey) !== null);
   const watch = <WatchButton ticketId={ticket.id} />;
-  if (!editing) return <TicketView ticket={ticket} people={people} onEdit={() => setEditing(true)} actions={watch} />;
+  if (!editing) return <TicketView ticket={ticket} people={people} change={change} onEdit={() => setEditing(true)} actions={watch} />;
   const saved: Mutation<TicketPayload, Ticket> = {
     ...save,
     onSuccess: async (result, values) => {

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Spoiler, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Spoiler, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import type { Ticket } from '../../../shared/types';
@@ -6,22 +6,32 @@ import { formatDate } from '../../lib/format';
 import { RecordPresence } from '../../lib/live/RecordPresence';
 import { useReadingRecord } from '../../lib/live/use-reading-record';
 import type { RecordOption } from '../../lib/record-options';
-import { PRIORITY_COLORS, PRIORITY_LABELS, STATUS_COLORS, STATUS_LABELS } from '../../lib/ticket-labels';
 import { MentionText } from '../../lib/ui/MentionText';
+import { TicketFact } from './TicketFact';
 import classes from './ticket-view.module.css';
+import type { TicketChange } from './use-ticket-change';
 
 /**
  * A ticket as a page to read: its title, its facts in one row, its description as text (mentions
  * as names, line breaks kept). "Edit" turns it into the form in place; on a phone a long
  * description folds so the conversation under it starts on the first screen.
  */
-export function TicketView({ ticket, people, onEdit, actions }: { ticket: Ticket; people: readonly RecordOption[]; onEdit: () => void; actions?: ReactNode }) {
+interface TicketViewProps {
+  ticket: Ticket;
+  people: readonly RecordOption[];
+  /** Status, priority and assignee change in place, before the API answers. */
+  change?: TicketChange;
+  onEdit: () => void;
+  actions?: ReactNode;
+}
+
+export function TicketView({ ticket, people, change, onEdit, actions }: TicketViewProps) {
   const phone = useMediaQuery('(max-width: 48em)') ?? false;
   useReadingRecord('ticket', ticket.id);
   const facts: [string, ReactNode][] = [
-    ['Status', <Badge key="status" color={STATUS_COLORS[ticket.status]} variant="light">{STATUS_LABELS[ticket.status]}</Badge>],
-    ['Priority', <Badge key="priority" color={PRIORITY_COLORS[ticket.priority]} variant="dot">{PRIORITY_LABELS[ticket.priority]}</Badge>],
-    ['Assignee', ticket.assigneeName ?? 'Unassigned'],
+    ['Status', <TicketFact key="status" ticket={ticket} field="status" people={people} change={change} />],
+    ['Priority', <TicketFact key="priority" ticket={ticket} field="priority" people={people} change={change} />],
+    ['Assignee', <TicketFact key="assignee" ticket={ticket} field="assigneeId" people={people} change={change} />],
     ['Company', ticket.companyName ?? '—'],
     ['Category', ticket.categoryName ?? '—'],
     ['Due', ticket.dueAt ? formatDate(ticket.dueAt) : '—'],

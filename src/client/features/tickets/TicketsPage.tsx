@@ -1,4 +1,4 @@
-import { Badge, Button, Divider, Stack, Text } from '@mantine/core';
+import { Button, Divider, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMemo } from 'react';
 import type { TicketPayload } from '../../../shared/schemas/tickets';
@@ -7,7 +7,7 @@ import { HistorySection } from '../../lib/audit/HistorySection';
 import type { ValueFormats } from '../../lib/audit/describe';
 import type { Option } from '../../lib/form/fields';
 import { formatDate } from '../../lib/format';
-import { useRecordOptions } from '../../lib/record-options';
+import { useRecordOptions, type RecordOption } from '../../lib/record-options';
 import type { Mutation } from '../../lib/form/use-mutation';
 import { DataTable, type Column } from '../../lib/ui/DataTable';
 import { FormModal } from '../../lib/ui/FormModal';
@@ -16,21 +16,23 @@ import { RecordDrawer } from '../../lib/ui/RecordDrawer';
 import { createTicket, fetchTicket, updateTicket, useTicket, useTickets } from './api';
 import { AttachmentsSection } from './AttachmentsSection';
 import { CommentsSection } from './CommentsSection';
-import { PRIORITY_COLORS, PRIORITY_LABELS, STATUS_COLORS, STATUS_LABELS } from '../../lib/ticket-labels';
 import { ticketSort, useTicketsParams } from '../../lib/addresses/tickets';
 import { TicketFilters } from './TicketFilters';
 import { NEW_TICKET, TicketForm, editableFields } from './TicketForm';
 import { TicketBody } from './TicketBody';
+import { TicketFact } from './TicketFact';
 import { TimeSection } from './TimeSection';
 import { RecordState } from '../../lib/ui/RecordState';
+import { useTicketChange, type TicketChange } from './use-ticket-change';
 
-const COLUMNS: Column<Ticket>[] = [
+/** The list's columns; status, priority and assignee change in place, before the API answers. */
+const columnsOf = (people: readonly RecordOption[], change: TicketChange): Column<Ticket>[] => [
   { key: 'id', label: '#', sort: 'id', render: (t) => t.id },
   { key: 'title', label: 'Title', sort: 'title', render: (t) => <Text size="sm" fw={500} lineClamp={1}>{t.title}</Text> },
-  { key: 'status', label: 'Status', sort: 'status', render: (t) => <Badge color={STATUS_COLORS[t.status]} variant="light">{STATUS_LABELS[t.status]}</Badge> },
-  { key: 'priority', label: 'Priority', sort: 'priority', visibleFrom: 'sm', render: (t) => <Badge color={PRIORITY_COLORS[t.priority]} variant="dot">{PRIORITY_LABELS[t.priority]}</Badge> },
+  { key: 'status', label: 'Status', sort: 'status', render: (t) => <TicketFact ticket={t} field="status" people={people} change={change} /> },
+  { key: 'priority', label: 'Priority', sort: 'priority', visibleFrom: 'sm', render: (t) => <TicketFact ticket={t} field="priority" people={people} change={change} /> },
   { key: 'company', label: 'Company', visibleFrom: 'md', render: (t) => t.companyName ?? '—' },
-  { key: 'assignee', label: 'Assignee', visibleFrom: 'lg', render: (t) => t.assigneeName ?? 'Unassigned' },
+  { key: 'assignee', label: 'Assignee', visibleFrom: 'lg', render: (t) => <TicketFact ticket={t} field="assigneeId" people={people} change={change} /> },
   { key: 'created', label: 'Created', sort: 'createdAt', visibleFrom: 'md', render: (t) => formatDate(t.createdAt) },
 ];
 
@@ -46,6 +48,7 @@ export function TicketsPage() {
   const categories = useRecordOptions('ticket-categories');
   const users = useRecordOptions('users');
   const [creating, { open: openCreate, close: closeCreate }] = useDisclosure(false);
+  const change = useTicketChange(tickets, ticket, users);
   const historyFormats = useMemo<ValueFormats>(
     () => ({
       companyId: labelOf(companies),
@@ -82,7 +85,7 @@ export function TicketsPage() {
       <TicketFilters filters={filters} onChange={view.filter} onSearch={view.search} />
       <DataTable
         label="Tickets"
-        columns={COLUMNS}
+        columns={columnsOf(users, change)}
         page={tickets.data}
         error={tickets.error}
         onRetry={() => tickets.mutate()}
@@ -104,6 +107,7 @@ export function TicketsPage() {
                 key={current.id}
                 ticket={current}
                 people={users}
+                change={change}
                 save={save(current)}
                 record={{
                   entity: 'ticket',

@@ -1,6 +1,10 @@
 import { Button, Group, Text } from '@mantine/core';
+import { useState } from 'react';
 import { callApi } from '../../lib/endpoints';
-import { useAction } from '../../lib/form/use-mutation';
+import { useAuth } from '../../lib/auth-store';
+import { fullName } from '../../lib/format';
+import { showBeforeAnswer } from '../../lib/optimistic';
+import { notify } from '../../lib/toast/notify';
 import { useApi } from '../../lib/use-api';
 
 /** "Ann Admin", "Ann Admin and Bob Bell", "Ann Admin, Bob Bell and 3 others". */
@@ -17,12 +21,31 @@ const watcherNames = (names: string[]) => {
 export function WatchButton({ ticketId }: { ticketId: number }) {
   const watchers = useApi('GET /tickets/:id/watchers', { params: { id: ticketId } });
   const watching = watchers.data?.watching ?? false;
-  const toggle = useAction<boolean, null>({
-    send: (watch) => callApi(watch ? 'PUT /tickets/:id/watchers/me' : 'DELETE /tickets/:id/watchers/me', { params: { id: ticketId } }),
-    success: (_result, watch) => (watch ? [`Watching #${ticketId}`, 'You will hear of its comments and status changes.'] : [`Stopped watching #${ticketId}`]),
-    failure: 'Watching not changed',
-    onSuccess: () => watchers.mutate(),
-  });
+  const { user } = useAuth();
+  const [busy, setBusy] = useState(false);
+  // The button and the names beside it show the new state on the next frame; a refusal puts the old one back.
+  const toggle = async (watch: boolean) => {
+    if (busy || !user) return;
+    setBusy(true);
+    const request = callApi(watch ? 'PUT /tickets/:id/watchers/me' : 'DELETE /tickets/:id/watchers/me', { params: { id: ticketId } });
+    const shown = showBeforeAnswer(watchers, request, {
+      now: (list) => ({
+        watching: watch,
+        items: watch ? [...list.items.filter((item) => item.userId !== user.id), { userId: user.id, name: fullName(user) }] : list.items.filter((item) => item.userId !== user.id),
+      }),
+    });
+    try {
+      await request;
+      if (watch) notify.success(`Watching #${ticketId}`, 'You will hear of its comments and status changes.');
+      else notify.success(`Stopped watching #${ticketId}`);
+    } catch (error) {
+      notify.error('Watching not changed', error instanceof Error ? error.message : String(error));
+    } finally {
+      await shown;
+      setBusy(false);
+    }
+    await watchers.mutate();
+  };
   const names = (watchers.data?.items ?? []).map((item) => item.name);
   const summary = names.length === 0 ? 'Nobody watches this ticket.' : `Watched by ${watcherNames(names)}`;
   return (
@@ -30,8 +53,8 @@ export function WatchButton({ ticketId }: { ticketId: number }) {
       <Button
         size="compact-sm"
         variant={watching ? 'light' : 'default'}
-        onClick={() => void toggle.run(!watching)}
-        loading={toggle.busy}
+        onClick={() => void toggle(!watching)}
+        aria-busy={busy || undefined}
         disabled={!watchers.data}
         aria-describedby={`watchers-${ticketId}`}
         data-testid="watch-button"

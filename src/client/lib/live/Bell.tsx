@@ -5,6 +5,8 @@ import { isoWeekMonday } from '../../../shared/iso-week';
 import type { Notification } from '../../../shared/types';
 import { callApi } from '../endpoints';
 import { formatDateTime } from '../format';
+import { showBeforeAnswer } from '../optimistic';
+import { notify } from '../toast/notify';
 import { useApi } from '../use-api';
 import { links } from '../links';
 
@@ -32,8 +34,27 @@ export function Bell() {
   const unread = list.data?.unread ?? 0;
   const label = unread === 1 ? '1 unread notification' : `${unread} unread notifications`;
 
+  // The notices show as read, and the count drops, on the next frame; a refusal puts them back and says so.
   const markRead = async (ids?: number[]) => {
-    await callApi('POST /notifications/read', { body: ids ? { ids } : {} });
+    const request = callApi('POST /notifications/read', { body: ids ? { ids } : {} });
+    const at = new Date().toISOString();
+    const shown = showBeforeAnswer(list, request, {
+      now: (page) => {
+        const marked = page.items.filter((item) => !item.readAt && (!ids || ids.includes(item.id)));
+        return {
+          ...page,
+          items: page.items.map((item) => (marked.includes(item) ? { ...item, readAt: at } : item)),
+          unread: ids ? Math.max(0, page.unread - marked.length) : 0,
+        };
+      },
+      answered: (page, { unread: left }) => ({ ...page, unread: left }),
+    });
+    try {
+      await request;
+    } catch (error) {
+      notify.error(ids ? 'Notification not marked read' : 'Notifications not marked read', error instanceof Error ? error.message : String(error));
+    }
+    await shown;
     await list.mutate();
   };
   const open = (item: Notification) => {
