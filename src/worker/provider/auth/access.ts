@@ -1,10 +1,12 @@
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
+import { decode, verify } from 'hono/jwt';
+import type { HonoJsonWebKey } from 'hono/utils/jwt/jws';
 
 /**
  * Reads the identity Cloudflare Access puts on each request it lets through
  * (docs/operations.md#cloudflare-access): an RS256 JWT signed with one of the team's keys. The
- * signature, issuer, audience and times are checked by `jose`, not by code of our own; this file
- * only decides which keys to hand it and when to fetch them again.
+ * signature, issuer and audience are checked by `hono/jwt` (already in the Worker for the app's own
+ * tokens), not by crypto of our own; this file decides which key to hand it and when to fetch the
+ * keys again, and checks the times itself because hono's checks allow no leeway.
  */
 
 /** Where the team's keys are and what its tokens must say. */
@@ -36,10 +38,13 @@ const RETRY_GAP_MS = 5 * 1000;
 // How many unknown key ids are remembered; the oldest is forgotten first.
 const REMEMBERED_UNKNOWN = 256;
 
+/** The team's public keys, as `<team>/cdn-cgi/access/certs` lists them. */
+type KeySet = HonoJsonWebKey[];
+
 /** One team's keys in this isolate. */
 interface Team {
   /** The set last fetched, or the fetch under way; null after a failed fetch. */
-  keys: Promise<JSONWebKeySet> | null;
+  keys: Promise<KeySet> | null;
   /** When the last fetch started, in ms. */
   fetchedAt: number;
   /** Key ids that were looked for by fetching the set again and were not in it. */
@@ -54,7 +59,7 @@ export const teamOrigin = (teamDomain: string) => {
   return /^https?:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`;
 };
 
-const fetchKeys = async (origin: string, fetcher: CertsFetcher): Promise<JSONWebKeySet> => {
+const fetchKeys = async (origin: string, fetcher: CertsFetcher): Promise<KeySet> => {
   let response: Response;
   try {
     response = await fetcher(`${origin}/cdn-cgi/access/certs`);
@@ -62,9 +67,10 @@ const fetchKeys = async (origin: string, fetcher: CertsFetcher): Promise<JSONWeb
     throw new AccessKeysUnavailable(`Cloudflare Access keys could not be fetched: ${String(error)}`);
   }
   const body: unknown = response.ok ? await response.json().catch(() => null) : null;
-  const keys = (body as Partial<JSONWebKeySet> | null)?.keys;
+  const keys: unknown = (body as { keys?: unknown } | null)?.keys;
   if (!Array.isArray(keys)) throw new AccessKeysUnavailable(`Cloudflare Access keys could not be read (HTTP ${response.status})`);
-  return { keys };
+  // Only RSA keys can check an RS256 signature; anything else in the set is ignored.
+  return keys.filter((key: unknown): key is HonoJsonWebKey => typeof key === 'object' && key !== null && (key as HonoJsonWebKey).kty === 'RSA');
 };
 
 /** Starts a fetch of the team's keys; it is the team's set from now on, unless it fails. */
@@ -78,7 +84,7 @@ const refresh = (team: Team, origin: string, fetcher: CertsFetcher) => {
   return loading;
 };
 
-const hasKey = ({ keys }: JSONWebKeySet, kid: string) => keys.some((key) => key.kid === kid);
+const hasKey = (keys: KeySet, kid: string) => keys.some((key) => key.kid === kid);
 
 const remember = (unknown: Set<string>, kid: string) => {
   unknown.add(kid);
@@ -113,32 +119,33 @@ export const forgetAccessKeys = () => teams.clear();
 
 /**
  * The email of a valid Access token, or null when the token is not one: malformed, not RS256,
- * signed by a key not in the team's set, from another issuer, for another application, expired or
- * not yet valid (beyond 60 s either way), or without an email (a service token). Throws
- * AccessKeysUnavailable when the keys cannot be fetched.
+ * signed by a key not in the team's set, from another issuer, for another application, without an
+ * expiry, expired or not yet valid (beyond 60 s either way), or without an email (a service
+ * token). Throws AccessKeysUnavailable when the keys cannot be fetched.
  */
 export const verifyAccessToken = async (token: string, settings: AccessSettings, fetcher: CertsFetcher = (url) => fetch(url)): Promise<string | null> => {
   let kid: unknown;
   try {
-    const header = decodeProtectedHeader(token);
+    const { header } = decode(token);
     if (header.alg !== ALGORITHM) return null;
-    kid = header.kid;
+    kid = (header as { kid?: unknown }).kid;
   } catch {
     return null;
   }
   if (typeof kid !== 'string' || !kid) return null;
   const origin = teamOrigin(settings.teamDomain);
-  const keys = await keysFor(origin, kid, fetcher);
+  const key = (await keysFor(origin, kid, fetcher)).find((candidate) => candidate.kid === kid);
+  if (!key) return null;
+  let payload: Record<string, unknown>;
   try {
-    const { payload } = await jwtVerify(token, createLocalJWKSet(keys), {
-      algorithms: [ALGORITHM],
-      issuer: origin,
-      audience: settings.audience,
-      clockTolerance: LEEWAY_SECONDS,
-      requiredClaims: ['exp'],
-    });
-    return typeof payload.email === 'string' && payload.email.includes('@') ? payload.email : null;
+    // The algorithm is fixed here, never taken from the token: a token saying HS256 fails above.
+    payload = await verify(token, key, { alg: ALGORITHM, iss: origin, aud: settings.audience, exp: false, nbf: false, iat: false });
   } catch {
     return null;
   }
+  const now = Math.floor(Date.now() / 1000);
+  const { exp, nbf, email } = payload;
+  if (typeof exp !== 'number' || !Number.isFinite(exp) || exp + LEEWAY_SECONDS <= now) return null;
+  if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf) || nbf - LEEWAY_SECONDS > now)) return null;
+  return typeof email === 'string' && email.includes('@') ? email : null;
 };
