@@ -1,5 +1,6 @@
 import { proxy, subscribe, useSnapshot } from 'valtio';
 import { AUTH_STORAGE_KEY } from './constants';
+import { signedOutHere } from './signed-out-here';
 import { ROLES } from '../../shared/permissions';
 import type { LoginResponse, Role } from '../../shared/types';
 
@@ -67,6 +68,7 @@ window.addEventListener('storage', (event) => {
 
 export const signIn = (response: LoginResponse) => {
   signOutNotice.reason = null;
+  signedOutHere.forget();
   authState.token = response.token;
   authState.user = {
     id: response.userId ?? 0,

@@ -1,5 +1,6 @@
 import { authState, signOut } from './auth-store';
 import { callApi } from './endpoints';
+import { signedOutHere } from './signed-out-here';
 
 /**
  * Ends this browser's token on the server and signs out here; the person's sessions on other
@@ -9,6 +10,7 @@ import { callApi } from './endpoints';
  * `storage` listener.
  */
 export const endThisSession = async () => {
+  signedOutHere.mark();
   if (!authState.token) return signOut();
   const ended = callApi('POST /auth/logout');
   signOut();

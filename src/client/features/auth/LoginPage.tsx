@@ -6,6 +6,7 @@ import { loginSchema, type LoginPayload } from '../../../shared/schemas/auth';
 import { ApiError } from '../../lib/api';
 import { signIn } from '../../lib/auth-store';
 import { SignOutNotice } from './SignOutNotice';
+import { AccessContinue } from './AccessContinue';
 import { PasswordField, TextField } from '../../lib/form/fields';
 import { usePageTitle } from '../../lib/page-title';
 import { useRoutePreload } from '../../lib/route-preload';
@@ -58,6 +59,7 @@ export function LoginPage() {
                   </Text>
                 </div>
                 <SignOutNotice />
+                <AccessContinue />
                 <TextField name="username" type="email" label="Email" autoComplete="username" autoFocus />
                 <PasswordField name="password" label="Password" autoComplete="current-password" />
                 <Field<string> name="audience">{({ input }) => <input {...input} type="hidden" />}</Field>
