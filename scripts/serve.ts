@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Log, LogLevel, Miniflare } from 'miniflare';
 import { unstable_getMiniflareWorkerOptions } from 'wrangler';
+import { withEnvironment } from './env-overrides';
 import { printRuntimeOutput } from './runtime-output';
 
 /** The config `vite build` writes next to the built Worker. */
@@ -38,7 +39,7 @@ export const serveBuilt = async ({ port, stateDir, upstream, quiet, pages = true
     ...(pages ? {} : { assets: undefined, serviceBindings: { ASSETS: () => new Response('Not Found', { status: 404 }) } }),
     modules: true,
     scriptPath: BUILT_WORKER,
-    bindings: { ...workerOptions.bindings, TRUST_CF_CONNECTING_IP: String(trustConnectingIp), ...(upstream ? { UPSTREAM_API_URL: upstream } : {}) },
+    bindings: { ...withEnvironment(workerOptions.bindings ?? {}), TRUST_CF_CONNECTING_IP: String(trustConnectingIp), ...(upstream ? { UPSTREAM_API_URL: upstream } : {}) },
     host: '127.0.0.1',
     port,
     // The same folders `wrangler d1 migrations apply --persist-to <stateDir>` writes to.
