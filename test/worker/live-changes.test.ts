@@ -1,8 +1,9 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { LIVE_CHANGES_MAX, type ChangedEvent, type LiveChanges } from '../../src/shared/live';
+import { LIVE_CHANGES_MAX, liveEntitiesOf, type ChangedEvent, type LiveChanges } from '../../src/shared/live';
 import type { Ticket } from '../../src/shared/types';
-import { connect, isType } from './live-socket';
+import { changesAfterSql } from '../../src/worker/provider/db/live';
+import { connect, countD1Statements, isType } from './live-socket';
 import { api, createUser, expectError, login, readJson, signedIn } from './support';
 
 const newTicket = async (token: string, title = 'Caught up') =>
@@ -172,5 +173,26 @@ describe('GET live/changes', () => {
   it('is for signed-in people only', async () => {
     await expectError(await api('live/changes?after=0'), 401);
     await expectError(await api('live/changes?after=0', { token: 'not-a-token' }), 401);
+  });
+});
+
+describe('what live/changes costs', () => {
+  it('walks the audit log by its primary key, never sorting', async () => {
+    const entities = liveEntitiesOf('staff');
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${changesAfterSql(entities.length)}`)
+      .bind(0, ...entities)
+      .all<{ detail: string }>();
+    const plan = results.map((row) => row.detail).join('\n');
+    expect(plan).toMatch(/SEARCH a USING INTEGER PRIMARY KEY \(rowid>\?\)/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('spends the session check and one batch of two statements, however many changes it lists', async () => {
+    const { user, token } = await signedIn('staff');
+    const start = await latestSeq();
+    const few = await countD1Statements(env.DB, () => changesAfter(token, start));
+    await writeEntries(user.id, 500);
+    const many = await countD1Statements(env.DB, () => changesAfter(token, start));
+    expect([few, many]).toEqual([3, 3]);
   });
 });

@@ -81,6 +81,17 @@ export const changesOfRequest = async (db: D1Database, actorId: number, requestI
 };
 
 /**
+ * The entries after ?1 naming one of `entities` (bound from ?2 on), walked by id: the primary key,
+ * no sort. The unary `+` keeps SQLite off the (entity, entity_id, at) index, which it would
+ * otherwise pick for the IN list, reading every ticket entry ever written to find the last few.
+ */
+export const changesAfterSql = (entities: number) => `SELECT ${CHANGE_COLUMNS}
+  FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id
+  WHERE a.id > ?1 AND +a.entity_id IS NOT NULL AND +a.entity IN (${Array.from({ length: entities }, (_, index) => `?${index + 2}`).join(', ') || 'NULL'})
+  ORDER BY a.id
+  LIMIT ${LIMIT_ENTRIES + 1}`;
+
+/**
  * What changed after `after` among the entities the caller is told of (docs/api.md#live-changes):
  * the newest seq and the entries after `after` up to it, read in one batch so both see the same
  * committed writes. The entries are walked by id (the primary key), at most LIMIT_ENTRIES of them;
@@ -88,18 +99,9 @@ export const changesOfRequest = async (db: D1Database, actorId: number, requestI
  * the newest entry.
  */
 export const changesAfter = async (db: D1Database, after: number, entities: readonly AuditEntity[]): Promise<LiveChanges> => {
-  const entityList = entities.map((_, index) => `?${index + 2}`).join(', ');
   const [latest, entries] = await db.batch([
     db.prepare(`SELECT ${LATEST_SEQ} AS seq`),
-    db
-      .prepare(
-        `SELECT ${CHANGE_COLUMNS}
-         FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id
-         WHERE a.id > ?1 AND a.entity_id IS NOT NULL AND a.entity IN (${entityList || 'NULL'})
-         ORDER BY a.id
-         LIMIT ${LIMIT_ENTRIES + 1}`,
-      )
-      .bind(after, ...entities),
+    db.prepare(changesAfterSql(entities.length)).bind(after, ...entities),
   ]);
   const seq = (latest?.results[0] as { seq: number } | undefined)?.seq ?? 0;
   const rows = (entries?.results ?? []) as ChangeRow[];
