@@ -3,7 +3,7 @@ import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { THEME_STORAGE_KEY } from '../../src/client/lib/constants';
 import { APP_AUDIENCE } from '../../src/shared/constants';
-import { ADMIN_EMAIL, POLL, VIEWPORTS, admin, browserForFile, location, openAccountMenu, sessionFor, snap, storedToken } from './fixtures';
+import { ADMIN_EMAIL, LOGIN_API, POLL, VIEWPORTS, admin, browserForFile, fillLogin, location, openAccountMenu, sessionFor, snap, storedToken, toastWith } from './fixtures';
 
 // "Continue as <email>" on the sign-in page (docs/api.md#cloudflare-access). The app under test
 // runs without Access, so Access's two calls are answered here; the Worker's side of them is
@@ -103,6 +103,35 @@ describe('Continue as', () => {
     await fresh.goto('/login/');
     await fresh.waitForURL('**/dashboard');
     expect(freshStub.posts).toHaveLength(1);
+  });
+
+  it('does not continue by itself in a tab another tab signed out, so that sign-out stays', async () => {
+    const page = await chrome.open();
+    const stub = await asAccess(page, ADMIN_EMAIL);
+    await page.goto('/login/');
+    await page.waitForURL('**/dashboard');
+    const other = await page.context().newPage();
+    await other.goto('/dashboard');
+    await openAccountMenu(other);
+    await other.getByRole('menuitem', { name: 'Logout' }).click();
+    await other.waitForURL('**/login**');
+
+    // The first tab follows to the sign-in page, says why, and offers Access without taking it.
+    await page.waitForURL('**/login**');
+    await page.getByText('You signed out in another tab: sign in again.').waitFor();
+    await continueButton(page).waitFor();
+    expect(stub.posts).toHaveLength(1);
+    expect(await storedToken(other)).toBeNull();
+  });
+
+  it('says why a password is refused when the company requires Access', async () => {
+    const page = await chrome.open();
+    await page.route(LOGIN_API, (route) => route.fulfill({ status: 403, json: { message: 'Sign in through your company account' } }));
+    await page.goto('/login/');
+    await fillLogin(page, admin());
+    await page.getByRole('button', { name: 'Login' }).click();
+    await toastWith(page, 'Password sign-in is off').filter({ hasText: 'Sign in through your company account' }).waitFor();
+    expect(location(page).pathname).toBe('/login/');
   });
 });
 

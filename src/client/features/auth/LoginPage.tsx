@@ -34,6 +34,9 @@ export function LoginPage() {
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
         notify.error('Invalid Credentials', 'Please check your email and password and try again.');
+      } else if (error instanceof ApiError && error.status === 403) {
+        // ACCESS_REQUIRED: passwords are refused, and the answer says which way in to use instead.
+        notify.error('Password sign-in is off', error.message);
       } else {
         notify.error('Login Failed', 'An unexpected error occurred. Please try again.');
       }
