@@ -68,11 +68,12 @@ describe('catching up after the live socket drops', () => {
     await expect.poll(() => page.getByTestId('live-offline').count(), POLL).toBe(0);
     await screenshot(page, 'live-catch-up');
 
-    // A new ticket for the socket, the changes since the last seq, and the lists they touch (the
-    // tickets, and the week the drawer's lock note reads, which time logged on a ticket changes):
-    // the open drawer's ticket, its comments and history, the bell and the lookups are left be.
+    // A new ticket for the socket, the changes since the last seq, the lists they touch (the
+    // tickets, and the week the drawer's lock note reads, which time logged on a ticket changes)
+    // and the bell's notifications, which have no seq: the open drawer's ticket, its comments,
+    // time, watchers and history, and the lookups are left be.
     const shape = calls.map((call) => call.replace(/\?.*$/, '').replace(/^GET tickets$/, 'GET tickets (the list)'));
-    expect(shape.sort()).toEqual(['GET live/changes', 'GET tickets (the list)', 'GET timesheets', 'POST live/ticket']);
+    expect(shape.sort()).toEqual(['GET live/changes', 'GET notifications', 'GET tickets (the list)', 'GET timesheets', 'POST live/ticket']);
     expect(calls.find((call) => call.startsWith('GET live/changes'))).toMatch(/^GET live\/changes\?after=\d+$/);
     expect(await drawerTitle(page).textContent()).toContain(`Open ${tag}`);
   });

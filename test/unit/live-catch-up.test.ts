@@ -74,6 +74,8 @@ describe('startLive: catching up after a gap', () => {
     expect(changesAsked()).toEqual([{ query: { after: 12 } }]);
     expect(heard.filter((message) => message.type === 'changed').map((message) => message.type === 'changed' && message.seq)).toEqual([12, 25, 30]);
     expect(heard.some((message) => message.type === 'resync')).toBe(false);
+    // Then the bell re-reads its notifications, which have no seq to catch up by.
+    expect(heard.at(-1)).toEqual({ type: 'caughtUp' });
     stop();
   });
 

@@ -40,7 +40,7 @@ export default function LiveRoot() {
         void mutate((key) => typeof key === 'string' && notEdited(key));
       } else if (message.type === 'presence') {
         liveState.presence[recordKey(message.entity, message.id)] = message.people;
-      } else if (message.type === 'notification') {
+      } else if (message.type === 'notification' || message.type === 'caughtUp') {
         void mutate((key) => typeof key === 'string' && key.startsWith('notifications'));
       }
     });

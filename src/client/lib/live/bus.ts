@@ -9,8 +9,12 @@ import type { AuditEntity } from '../../../shared/types';
 
 export type LiveStatus = 'off' | 'connecting' | 'online' | 'offline';
 
-/** A message from the server, or `resync` after a gap in which messages may have been missed. */
-export type LiveMessage = ServerMessage | { type: 'resync' };
+/**
+ * A message from the server; `resync` after a gap in which messages may have been missed and
+ * could not be caught up; `caughtUp` once the changes of a gap have been passed on, for what has
+ * no seq to catch up by (notifications).
+ */
+export type LiveMessage = ServerMessage | { type: 'resync' } | { type: 'caughtUp' };
 
 export const liveState = proxy({
   status: 'off' as LiveStatus,

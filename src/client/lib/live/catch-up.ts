@@ -5,9 +5,9 @@ import { emitLive } from './bus';
 /**
  * After a gap in the socket (docs/architecture.md#live-updates): asks what changed since the last
  * seq this tab was told of and passes each change on as the socket would have, so the open views
- * re-read only the records and lists it names. With no seq to start from, more changes than the
- * answer lists, or no answer at all, a `resync` re-reads everything open, as before. Answers the
- * seq to carry on from.
+ * re-read only the records and lists it names, and the bell its notifications, which have no seq.
+ * With no seq to start from, more changes than the answer lists, or no answer at all, a `resync`
+ * re-reads everything open, as before. Answers the seq to carry on from.
  */
 export const catchUp = async (after: number | null): Promise<number | null> => {
   if (after === null) {
@@ -22,6 +22,9 @@ export const catchUp = async (after: number | null): Promise<number | null> => {
     return after;
   }
   if (answer.reload) emitLive({ type: 'resync' });
-  else for (const change of answer.changes) emitLive(change);
+  else {
+    for (const change of answer.changes) emitLive(change);
+    emitLive({ type: 'caughtUp' });
+  }
   return answer.seq;
 };
