@@ -6,6 +6,7 @@ import { loginSchema, type LoginPayload } from '../../../shared/schemas/auth';
 import { ApiError } from '../../lib/api';
 import { signIn } from '../../lib/auth-store';
 import { SignOutNotice } from './SignOutNotice';
+import { PasskeySignIn } from './PasskeySignIn';
 import { AccessContinue } from './AccessContinue';
 import { PasswordField, TextField } from '../../lib/form/fields';
 import { usePageTitle } from '../../lib/page-title';
@@ -63,12 +64,13 @@ export function LoginPage() {
                 </div>
                 <SignOutNotice />
                 <AccessContinue />
-                <TextField name="username" type="email" label="Email" autoComplete="username" autoFocus />
+                <TextField name="username" type="email" label="Email" autoComplete="username webauthn" autoFocus />
                 <PasswordField name="password" label="Password" autoComplete="current-password" />
                 <Field<string> name="audience">{({ input }) => <input {...input} type="hidden" />}</Field>
                 <Button type="submit" loading={submitting} disabled={submitting} fullWidth>
                   Login
                 </Button>
+                <PasskeySignIn />
               </Stack>
             </form>
           )}

@@ -8,6 +8,7 @@ import { MutationForm } from '../../lib/form/MutationForm';
 import { SubmitButton } from '../../lib/form/SubmitButton';
 import type { Mutation } from '../../lib/form/use-mutation';
 import { changePassword } from './api';
+import { PasskeysSection } from './PasskeysSection';
 
 const validate = validateWith(changePasswordSchema);
 
@@ -24,16 +25,19 @@ export function SecurityTab() {
 
   const blank = { id: user?.id ?? 0, newPassword: '', confirmPassword: '' };
   return (
-    // A refused password stays typed, so it can be corrected in place; a changed one is cleared.
-    <MutationForm<ChangePasswordPayload, ChangePasswordResponse> mutation={change} validate={validate} initialValues={blank} next={() => blank}>
-      {({ submitting }) => (
-        <Stack>
-          <Title order={3}>Change Password</Title>
-          <PasswordField name="newPassword" label="New Password" autoComplete="new-password" />
-          <PasswordField name="confirmPassword" label="Confirm Password" autoComplete="new-password" />
-          <SubmitButton label="Update Password" submitting={submitting} />
-        </Stack>
-      )}
-    </MutationForm>
+    <Stack gap="xl">
+      {/* A refused password stays typed, so it can be corrected in place; a changed one is cleared. */}
+      <MutationForm<ChangePasswordPayload, ChangePasswordResponse> mutation={change} validate={validate} initialValues={blank} next={() => blank}>
+        {({ submitting }) => (
+          <Stack>
+            <Title order={3}>Change Password</Title>
+            <PasswordField name="newPassword" label="New Password" autoComplete="new-password" />
+            <PasswordField name="confirmPassword" label="Confirm Password" autoComplete="new-password" />
+            <SubmitButton label="Update Password" submitting={submitting} />
+          </Stack>
+        )}
+      </MutationForm>
+      <PasskeysSection />
+    </Stack>
   );
 }
