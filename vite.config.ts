@@ -10,7 +10,11 @@ export default defineConfig({
   plugins: [react(), cloudflare()],
   // Maps are written for ops (dist/client/assets/*.map) but not linked from the bundles, and the
   // Worker refuses to serve them (src/worker/assets.ts).
-  build: { sourcemap: 'hidden' },
+  // A lazy page's JavaScript is not announced with <link rel="modulepreload"> tags, only its CSS:
+  // with the code in the browser's cache, inserting those tags ran in one long task (half a second
+  // on Lighthouse's slow phone) before the first frame; the browser finds the same files from the
+  // page's own imports instead (docs/decisions.md#performance-budgets).
+  build: { sourcemap: 'hidden', modulePreload: { resolveDependencies: (_file, deps) => deps.filter((dep) => dep.endsWith('.css')) } },
   environments: {
     // The Worker, minified: what Cloudflare loads on each cold start, and held to a size budget
     // (docs/decisions.md#performance-budgets); the hidden source map keeps stack traces readable.

@@ -19,7 +19,7 @@ import '@mantine/core/styles/Group.css';
 import '@mantine/core/styles/Code.css';
 // First, before the router is created: a signed-out visit goes to the sign-in page untouched.
 import './app/signed-out-entry';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { preloadRoute } from './app/preload-route';
@@ -30,8 +30,12 @@ if (!root) throw new Error('index.html has no #root element');
 // A signed-in visit starts on its page's data now, not after the page's code has arrived. (Signed
 // out, the visit ends at the login page: its code is all that is needed.)
 if (authState.token) preloadRoute(window.location.pathname, { data: true });
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+// The first render as a transition: React draws it in slices and yields to the browser between
+// them, instead of one task that holds a slow phone's main thread for the whole app.
+startTransition(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

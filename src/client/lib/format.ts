@@ -9,6 +9,18 @@ import { formatMoney } from '../../shared/money';
 const DATE_PARTS = { day: 'numeric', month: 'short', year: 'numeric' } as const;
 const TIME_PARTS = { hour: '2-digit', minute: '2-digit' } as const;
 
+// One Intl formatter per locale and set of options, made once: `toLocaleDateString` builds a new
+// one on every call, which a slow phone feels on a page of dates (the dashboard's chart and list).
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const dateFormat = (locale: string | undefined, options: Intl.DateTimeFormatOptions) => {
+  const key = `${locale ?? ''} ${JSON.stringify(options)}`;
+  const known = dateFormats.get(key);
+  if (known) return known;
+  const made = new Intl.DateTimeFormat(locale, options);
+  dateFormats.set(key, made);
+  return made;
+};
+
 // A plain `YYYY-MM-DD` is a calendar day, not an instant: read at UTC midnight and shown in UTC so
 // no time zone moves it to the day before.
 const asDay = (day: string) => new Date(`${day}T00:00:00Z`);
@@ -17,28 +29,28 @@ const asDay = (day: string) => new Date(`${day}T00:00:00Z`);
 export const formatDate = (value: string | null | undefined, locale?: string) => {
   if (!value) return '—';
   return ISO_DATE.test(value)
-    ? asDay(value).toLocaleDateString(locale, { ...DATE_PARTS, timeZone: 'UTC' })
-    : new Date(value).toLocaleDateString(locale, DATE_PARTS);
+    ? dateFormat(locale, { ...DATE_PARTS, timeZone: 'UTC' }).format(asDay(value))
+    : dateFormat(locale, DATE_PARTS).format(new Date(value));
 };
 
 /** An instant as "23 Nov 2026, 14:05" in the person's time zone. */
 export const formatDateTime = (value: string | null | undefined, locale?: string) =>
-  value ? new Date(value).toLocaleString(locale, { ...DATE_PARTS, ...TIME_PARTS }) : '—';
+  value ? dateFormat(locale, { ...DATE_PARTS, ...TIME_PARTS }).format(new Date(value)) : '—';
 
 /** A month (`YYYY-MM`) as "November 2026". */
 export const formatMonth = (period: string, locale?: string) =>
-  asDay(`${period}-01`).toLocaleDateString(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+  dateFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(asDay(`${period}-01`));
 
 /** A day (`YYYY-MM-DD`) as a chart or column label: "Mon 23". */
 export const formatWeekday = (day: string, locale?: string) =>
-  asDay(day).toLocaleDateString(locale, { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
+  dateFormat(locale, { weekday: 'short', day: 'numeric', timeZone: 'UTC' }).format(asDay(day));
 
 /** A day (`YYYY-MM-DD`) as its weekday alone: "Mon", for a week's chart where seven dates do not fit. */
-export const formatWeekdayName = (day: string, locale?: string) => asDay(day).toLocaleDateString(locale, { weekday: 'short', timeZone: 'UTC' });
+export const formatWeekdayName = (day: string, locale?: string) => dateFormat(locale, { weekday: 'short', timeZone: 'UTC' }).format(asDay(day));
 
 /** A day (`YYYY-MM-DD`) as a short axis label: "23 Nov". */
 export const formatShortDay = (day: string, locale?: string) =>
-  asDay(day).toLocaleDateString(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+  dateFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(asDay(day));
 
 /** A range of days as "23 Nov 2026 to 29 Nov 2026". */
 export const formatDayRange = (range: { from: string; to: string }, locale?: string) => `${formatDate(range.from, locale)} to ${formatDate(range.to, locale)}`;

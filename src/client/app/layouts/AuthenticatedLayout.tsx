@@ -1,9 +1,9 @@
 import '@mantine/core/styles.css';
 import { AppShell, Burger, Group, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router-dom';
-import { SettingsDialog } from '../../features/settings/SettingsDialog';
+import { useSettingsParams } from '../../lib/addresses/settings';
 import { useAuth } from '../../lib/auth-store';
 import { loginAddress } from '../../lib/login-address';
 import { SearchLauncher } from './SearchLauncher';
@@ -17,6 +17,21 @@ import { PAGES } from '../../lib/pages';
 
 // The live channel and the bell: their own chunk, fetched only once someone is signed in.
 const LiveHeader = lazy(() => import('../../lib/live/LiveHeader'));
+// The settings dialog and its forms (validation, inputs, the backup list): their own chunk, fetched
+// when the dialog is first opened, so a signed-in page's first paint does not wait on their code.
+const SettingsDialog = lazy(() => import('../../features/settings/SettingsDialog').then((module) => ({ default: module.SettingsDialog })));
+
+/** The settings dialog, once `?settings=true` has asked for it (then kept, so it can close with its transition). */
+function SettingsWhenOpened() {
+  const [{ settings }] = useSettingsParams();
+  const [wanted, setWanted] = useState(settings === true);
+  if (settings === true && !wanted) setWanted(true);
+  return wanted ? (
+    <Suspense fallback={null}>
+      <SettingsDialog />
+    </Suspense>
+  ) : null;
+}
 
 /**
  * Guarded pages inside the app shell; without a token, off to /login with the wanted address. The
@@ -64,7 +79,7 @@ export function AuthenticatedLayout({ nav }: { nav: NavItem[] }) {
       <AppShell.Main id={MAIN_ID} tabIndex={-1} className={classes.main}>
         <Outlet />
       </AppShell.Main>
-      <SettingsDialog />
+      <SettingsWhenOpened />
     </AppShell>
   );
 }

@@ -1,4 +1,5 @@
 import { Alert, Anchor, Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useDeferredValue } from 'react';
 import { Link } from 'react-router-dom';
 import { addDays } from '../../../shared/dates';
 import { useAuth } from '../../lib/auth-store';
@@ -14,7 +15,11 @@ import { links } from '../../lib/links';
 
 export function DashboardPage() {
   const { user } = useAuth();
-  const { data, error, mutate } = useDashboard();
+  const { data: answered, error, mutate } = useDashboard();
+  // SWR hands its answer over in a render React may not pause (useSyncExternalStore); the figures
+  // and the chart draw in a deferred render instead, which yields to the browser every few
+  // milliseconds, so a slow phone is never blocked for the whole page at once.
+  const data = useDeferredValue(answered);
   // The figures' regions tell assistive tech they are still loading.
   const loading = !data && !error;
   const value = <T,>(pick: (d: NonNullable<typeof data>) => T) => (data ? pick(data) : <Skeleton height={24} width={60} />);
