@@ -109,6 +109,63 @@ export const benchPalette = async (base: string): Promise<BenchRow> => {
 };
 
 /**
+ * From the click on a status in the tickets list's menu to the first frame that shows it in the
+ * row, while the API's answer is 300 ms away: an instant edit (docs/architecture.md#instant-edits)
+ * paints before it. A string for the same reason as TIME_UNTIL_PAINTED.
+ */
+const timeUntilStatusShown = (label: string) => `new Promise((resolve) => {
+  let clickedAt = 0;
+  const shown = () => document.querySelector('table[aria-label="Tickets"] tbody tr [data-testid="quick-status"] button')?.textContent.trim();
+  document.addEventListener('click', (event) => {
+    if (event.target.closest('[role="menuitem"]')) clickedAt = event.timeStamp;
+  }, { capture: true, once: true });
+  const observer = new MutationObserver(() => {
+    if (!clickedAt || shown() !== ${JSON.stringify(label)}) return;
+    observer.disconnect();
+    requestAnimationFrame((frameTime) => resolve(frameTime - clickedAt));
+  });
+  observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+  setTimeout(() => resolve(Number.POSITIVE_INFINITY), 10000);
+})`;
+
+const API_DELAY_MS = 300;
+
+/** A ticket's status picked in the list → the new value painted, with the API 300 ms away; median of 10 after one warm-up. */
+export const benchInstantEdit = async (base: string): Promise<BenchRow> => {
+  const browser = await chromium.launch({ executablePath: EXECUTABLE, args: CHROMIUM_ARGS });
+  try {
+    const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+    await signIn(page, base);
+    await page.getByTestId('stat-open-tickets').waitFor();
+    await page.route(/\/api\/v1\/tickets\/\d+$/, async (route) => {
+      if (route.request().method() === 'PATCH') await new Promise((resolve) => setTimeout(resolve, API_DELAY_MS));
+      await route.fallback();
+    });
+    await page.goto(`${base}/tickets/`);
+    const status = page.getByRole('table', { name: 'Tickets', exact: true }).locator('tbody tr').first().getByRole('button', { name: /^Change status of/ });
+    const times: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const next = (await status.textContent())?.trim() === 'In progress' ? 'On hold' : 'In progress';
+      await status.click();
+      const item = page.getByRole('menuitem', { name: next, exact: true });
+      await item.waitFor();
+      const time = page.evaluate<number>(timeUntilStatusShown(next));
+      const answered = page.waitForResponse((response) => response.request().method() === 'PATCH');
+      await item.click();
+      const ms = await time;
+      await answered;
+      // The list re-reads after the answer; the next pick starts from what it shows.
+      await page.waitForLoadState('networkidle');
+      if (i > 0) times.push(ms);
+    }
+    const value = median(times);
+    return { figure: `browser: status picked → shown, API ${API_DELAY_MS} ms away (median of ${times.length})`, measured: `${value.toFixed(0)} ms`, budget: '≤ 50 ms', pass: value <= 50, value };
+  } finally {
+    await browser.close();
+  }
+};
+
+/**
  * Lighthouse's two presets and their budgets: desktop, and Lighthouse's default, mobile (a
  * mid-range phone on slow 4G with 4x CPU slowdown).
  */
@@ -119,7 +176,8 @@ const LIGHTHOUSE_PRESETS = [
 
 /**
  * Lighthouse performance (desktop and mobile presets) for /login/ and, signed in, /dashboard/:
- * median of 3 each. The browser keeps its storage between runs so the dashboard runs are signed in.
+ * three runs each, every one held to the budget. The browser keeps its storage between runs so the
+ * dashboard runs are signed in.
  */
 export const benchLighthouse = async (base: string): Promise<BenchRow[]> => {
   const profile = mkdtempSync(path.join(tmpdir(), 'bench-lighthouse-'));
@@ -138,8 +196,9 @@ export const benchLighthouse = async (base: string): Promise<BenchRow[]> => {
           return Math.round((result?.lhr.categories.performance?.score ?? 0) * 100);
         };
         const scores = [await score(), await score(), await score()];
-        const value = median(scores);
-        rows.push({ figure: `Lighthouse performance ${route} (${name}, median of 3)`, measured: `${value} (${scores.join(', ')})`, budget: `≥ ${budget}`, pass: value >= budget, value });
+        // Every run must reach the budget: a median hid one slow run in three.
+        const value = Math.min(...scores);
+        rows.push({ figure: `Lighthouse performance ${route} (${name}, lowest of 3)`, measured: `${value} (${scores.join(', ')})`, budget: `≥ ${budget}`, pass: value >= budget, value });
       }
     }
     return rows;

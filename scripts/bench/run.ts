@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { ensureDevVars } from '../dev-vars';
 import { bin, run } from '../run';
 import { benchBackup } from './backup';
-import { benchLighthouse, benchLoginToDashboard, benchPalette } from './browser';
+import { benchInstantEdit, benchLighthouse, benchLoginToDashboard, benchPalette } from './browser';
 import { measureBundle } from './bundle-size';
 import { benchLive, measureLiveChunk } from './live';
 import { benchLedgerImport } from './ledger-import';
@@ -66,7 +66,7 @@ if (wanted('provider') || wanted('backup') || wanted('browser') || wanted('light
   if (wanted('browser') || wanted('lighthouse')) {
     const app = await serveScaleApp();
     try {
-      await section('browser', 'browser', async () => [await benchLoginToDashboard(SCALE_URL), await benchPalette(SCALE_URL)]);
+      await section('browser', 'browser', async () => [await benchLoginToDashboard(SCALE_URL), await benchPalette(SCALE_URL), await benchInstantEdit(SCALE_URL)]);
       await section('lighthouse', 'lighthouse', () => benchLighthouse(SCALE_URL));
     } finally {
       await app.dispose();
