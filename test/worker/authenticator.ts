@@ -3,7 +3,7 @@ import { fromBase64url, toBase64url } from '../../src/shared/base64url';
 import type { PasskeyCreationOptions, PasskeyRequestOptions } from '../../src/shared/types';
 
 /**
- * A passkey authenticator made in the test: a P-256 key from WebCrypto, and the attestation and
+ * A passkey authenticator made in the test: a key pair from WebCrypto (P-256 unless told otherwise), and the attestation and
  * assertion a browser would hand over, byte for byte as WebAuthn lays them out, so the provider's
  * checks are exercised against real signatures. Each field can be spoiled to test a refusal.
  */
@@ -44,19 +44,29 @@ export interface Spoil {
 export const TEST_ORIGIN = 'https://app.test';
 export const TEST_RP_ID = 'app.test';
 
+/** ES256 on P-256 (most authenticators), RS256 (Windows Hello), or EdDSA, which the app does not take. */
+export type KeyKind = 'ES256' | 'RS256' | 'EdDSA';
+
+const KEY_PARAMS = {
+  ES256: { name: 'ECDSA', namedCurve: 'P-256' },
+  RS256: { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+  EdDSA: { name: 'Ed25519' },
+} as const;
+
 export class Authenticator {
   readonly credentialId = crypto.getRandomValues(new Uint8Array(16));
   counter = 0;
   userHandle: string | null = null;
 
   private constructor(
+    private readonly kind: KeyKind,
     private readonly keys: CryptoKeyPair,
     private readonly other: CryptoKeyPair,
   ) {}
 
-  static async create() {
-    const generate = () => crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']) as Promise<CryptoKeyPair>;
-    return new Authenticator(await generate(), await generate());
+  static async create(kind: KeyKind = 'ES256') {
+    const generate = () => crypto.subtle.generateKey(KEY_PARAMS[kind], true, ['sign', 'verify']) as Promise<CryptoKeyPair>;
+    return new Authenticator(kind, await generate(), await generate());
   }
 
   get id() {
@@ -72,9 +82,27 @@ export class Authenticator {
   }
 
   private async coseKey() {
+    if (this.kind === 'RS256') {
+      const jwk = (await crypto.subtle.exportKey('jwk', this.keys.publicKey)) as JsonWebKey;
+      // 1 (kty): 3 (RSA), 3 (alg): -257 (RS256), -1: n, -2: e.
+      return [...head(5, 4), ...cborInt(1), ...cborInt(3), ...cborInt(3), ...cborInt(-257), ...cborInt(-1), ...cborBytes(fromBase64url(jwk.n ?? '')), ...cborInt(-2), ...cborBytes(fromBase64url(jwk.e ?? ''))];
+    }
     const raw = new Uint8Array((await crypto.subtle.exportKey('raw', this.keys.publicKey)) as ArrayBuffer);
+    if (this.kind === 'EdDSA') {
+      // 1 (kty): 1 (OKP), 3 (alg): -8 (EdDSA), -1 (crv): 6 (Ed25519), -2: x.
+      return [...head(5, 4), ...cborInt(1), ...cborInt(1), ...cborInt(3), ...cborInt(-8), ...cborInt(-1), ...cborInt(6), ...cborInt(-2), ...cborBytes(raw)];
+    }
     // 1 (kty): 2 (EC2), 3 (alg): -7 (ES256), -1 (crv): 1 (P-256), -2: x, -3: y.
     return [...head(5, 5), ...cborInt(1), ...cborInt(2), ...cborInt(3), ...cborInt(-7), ...cborInt(-1), ...cborInt(1), ...cborInt(-2), ...cborBytes(raw.slice(1, 33)), ...cborInt(-3), ...cborBytes(raw.slice(33, 65))];
+  }
+
+  private async sign(data: Uint8Array<ArrayBuffer>, otherKey: boolean) {
+    const key = otherKey ? this.other.privateKey : this.keys.privateKey;
+    if (this.kind === 'RS256') return new Uint8Array(await crypto.subtle.sign('RSASSA-PKCS1-v1_5', key, data));
+    // ECDSA: WebCrypto signs r and s side by side; WebAuthn sends them DER-encoded.
+    const p1363 = new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, key, data));
+    const toBig = (bytes: Uint8Array) => BigInt(`0x${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`);
+    return new ECDSASignature(toBig(p1363.slice(0, 32)), toBig(p1363.slice(32))).encodePKIX();
   }
 
   /** What navigator.credentials.create() gives as JSON for these options. */
@@ -101,11 +129,7 @@ export class Authenticator {
     const clientDataJSON = this.clientData('webauthn.get', options.challenge, spoil);
     const flags = (spoil.userPresent === false ? 0 : FLAG_UP) | FLAG_UV;
     const authData = await this.authenticatorData(spoil.rpId ?? options.rpId, flags, spoil.counter ?? this.counter);
-    const signed = concat(authData, await sha256(clientDataJSON));
-    const key = spoil.otherKey ? this.other.privateKey : this.keys.privateKey;
-    const p1363 = new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, key, signed));
-    const toBig = (bytes: Uint8Array) => BigInt(`0x${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`);
-    const der = new ECDSASignature(toBig(p1363.slice(0, 32)), toBig(p1363.slice(32))).encodePKIX();
+    const der = await this.sign(concat(authData, await sha256(clientDataJSON)), spoil.otherKey ?? false);
     return {
       id: this.id,
       rawId: this.id,

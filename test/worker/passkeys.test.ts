@@ -131,6 +131,20 @@ describe('registering and signing in', () => {
     await expectError(await api('auth/passkeys/1', { method: 'DELETE' }), 401);
   });
 
+  it('takes an RS256 key (Windows Hello) as well, and refuses its signature made by another key', async () => {
+    const authenticator = await Authenticator.create('RS256');
+    const res = await add(person, authenticator);
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect((await signIn(authenticator)).status).toBe(200);
+    expect((await expectError(await signIn(authenticator, { otherKey: true }), 401)).message).toMatch(/signature does not match/);
+  });
+
+  it('refuses a key type it does not take (EdDSA), naming the ones it does', async () => {
+    const body = await expectError(await add(person, await Authenticator.create('EdDSA')), 400);
+    expect(body.message).toBe('The passkey uses a key type this app does not accept (ES256 or RS256)');
+    expect(await listOf(person)).toEqual([]);
+  });
+
   it('refuses the same credential twice with 409', async () => {
     const { authenticator } = await registered(person);
     const again = await readJson<{ detail: string }>(await add(person, authenticator));
