@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { CDPSession, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { THEME_STORAGE_KEY } from '../../src/client/lib/constants';
-import { DESKTOP, PHONE, POLL, type Viewport, adminApi, browserForFile, createUser, location, openAccountMenu, snap, storedToken, toast, type TestUser } from './fixtures';
+import { DESKTOP, PHONE, POLL, type Viewport, adminApi, answer, browserForFile, createUser, location, openAccountMenu, snap, storedToken, toast, toastText, type TestUser } from './fixtures';
 
 // Passkeys in Chromium (docs/api.md#passkeys): a virtual authenticator (Chrome DevTools
 // Protocol) stands in for the device, on the app served as http://localhost:<port>, so the RP ID
@@ -182,5 +182,43 @@ describe('autofill (conditional mediation)', () => {
     await page.waitForURL('**/dashboard');
     expect(await storedToken(page)).not.toBeNull();
     expect(await getsOf(page)).toEqual(['conditional']);
+  });
+});
+
+describe('an API without passkeys (an upstream that answers 404)', () => {
+  it('leaves the sign-in page without autofill and without a message until the button is used', async () => {
+    const page = await chrome.open(DESKTOP);
+    await recordGets(page);
+    // The autofill offer's request is answered at once; the button's waits until the page has
+    // been checked for a message, so any message seen then is the offer's.
+    let release = () => undefined as void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    await page.route('**/api/v1/auth/passkeys/login-options', async (route) => {
+      calls += 1;
+      if (calls > 1) await released;
+      await route.fulfill({ status: 404, json: { message: 'Not Found' } });
+    });
+    const asked = page.waitForResponse((res) => res.url().endsWith('/api/v1/auth/passkeys/login-options'));
+    await page.goto('/login/');
+    expect((await asked).status()).toBe(404);
+    const buttonAsked = page.waitForRequest((request) => request.url().endsWith('/api/v1/auth/passkeys/login-options'));
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await buttonAsked;
+    expect(await page.locator('[data-testid="toast"]').count()).toBe(0);
+    release();
+    const said = toast(page, 'error', 'Passkey sign-in failed');
+    await said.waitFor();
+    expect(await toastText(said)).toBe('Passkey sign-in failed | Passkeys are not available with this server.');
+    expect(await getsOf(page)).toEqual([]);
+  });
+
+  it('says so in Settings → Security, with nothing to add', async () => {
+    const user = await createUser();
+    const page = await chrome.open(DESKTOP, signedInAs(user));
+    await answer(page, '**/api/v1/auth/passkeys', 404, { message: 'Not Found' });
+    await page.goto('/dashboard?settings=true&tab=security');
+    await securityTab(page).getByText('Passkeys are not available with this server.').waitFor();
+    expect(await securityTab(page).getByRole('button', { name: 'Add a passkey' }).count()).toBe(0);
   });
 });

@@ -43,6 +43,8 @@ export function PasskeySignIn() {
 
   const failed = (error: unknown) => {
     if (error instanceof ApiError && error.status === 401) notify.error('Passkey not accepted', error.message);
+    // An upstream API (UPSTREAM_API_URL) that has no passkey calls.
+    else if (error instanceof ApiError && error.status === 404) notify.error('Passkey sign-in failed', 'Passkeys are not available with this server.');
     else notify.error('Passkey sign-in failed', 'Please try again, or sign in with your password.');
   };
 
@@ -64,9 +66,13 @@ export function PasskeySignIn() {
         renewed = true;
         controller.abort();
       }, AUTOFILL_RENEW_MS);
+      // Only a refusal of the passkey picked is worth a message: without options (an upstream API
+      // with no passkeys, the network) the page simply offers no autofill.
+      let picked = false;
       try {
         const options = await callApi('POST /auth/passkeys/login-options', { authenticated: false, signal: controller.signal });
         const response = await getPasskey(options, { conditional: true, signal: controller.signal });
+        picked = true;
         await finish(response);
       } catch (error) {
         // Superseded (paused for the dialog, or the page left): whoever stopped it decides what follows.
@@ -76,7 +82,7 @@ export function PasskeySignIn() {
         // The provider refused the passkey picked: said. The offer is not made again by itself
         // (an authenticator that answers on its own would ask again and again); the button
         // stays as the way in, as it does when the browser declines.
-        if (error instanceof ApiError) failed(error);
+        if (picked) failed(error);
       } finally {
         clearTimeout(timer);
       }

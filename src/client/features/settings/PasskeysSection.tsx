@@ -175,7 +175,10 @@ export function PasskeysSection() {
         Passkeys
       </Title>
       <Text size="sm">Sign in with your fingerprint, face or screen lock instead of your password. Your password keeps working.</Text>
-      {passkeys.error ? (
+      {passkeys.error instanceof ApiError && passkeys.error.status === 404 ? (
+        // An upstream API without passkeys (UPSTREAM_API_URL): nothing to list or add.
+        <Text c="dimmed">Passkeys are not available with this server.</Text>
+      ) : passkeys.error ? (
         <LoadError title="Passkeys could not be loaded" error={passkeys.error} onRetry={() => void refresh()} />
       ) : !passkeys.data ? (
         <Skeleton height={60} />
@@ -188,7 +191,7 @@ export function PasskeysSection() {
           ))}
         </Stack>
       )}
-      {supported ? <AddPasskey onAdded={refresh} /> : <Text c="dimmed">This browser cannot make passkeys.</Text>}
+      {!passkeys.data ? null : supported ? <AddPasskey onAdded={refresh} /> : <Text c="dimmed">This browser cannot make passkeys.</Text>}
     </Stack>
   );
 }
