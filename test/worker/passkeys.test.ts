@@ -145,6 +145,17 @@ describe('registering and signing in', () => {
     expect(await listOf(person)).toEqual([]);
   });
 
+  it('keeps signing in after an admin resets the password, which ends the older sessions', async () => {
+    const { authenticator } = await registered(person);
+    const admin = await signedIn('admin');
+    const reset = await api('users', { method: 'PATCH', token: admin.token, json: { id: person.user.id, password: 'a brand new passphrase' } });
+    expect(reset.status, await reset.clone().text()).toBe(200);
+    await expectError(await api('auth/passkeys', { token: person.token }), 401);
+    const login = await readJson<LoginResponse>(await signIn(authenticator));
+    expect(login.status, login.text).toBe(200);
+    expect((await api('auth/passkeys', { token: login.body.token })).status).toBe(200);
+  });
+
   it('refuses the same credential twice with 409', async () => {
     const { authenticator } = await registered(person);
     const again = await readJson<{ detail: string }>(await add(person, authenticator));
