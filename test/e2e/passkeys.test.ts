@@ -90,8 +90,10 @@ describe('passkeys', () => {
 
     await securityTab(page).getByRole('button', { name: 'Rename Test laptop' }).click();
     await securityTab(page).getByLabel('New name for Test laptop').fill('Desk');
-    await securityTab(page).getByRole('button', { name: 'Save' }).click();
+    await page.keyboard.press('Enter');
     await passkeyList(page).getByRole('listitem', { name: 'Desk' }).waitFor();
+    // Focus is back on the renamed passkey's Rename button, for the keyboard.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Rename Desk');
 
     await signOut(page);
     expect(await storedToken(page)).toBeNull();

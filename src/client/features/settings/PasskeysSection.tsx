@@ -1,5 +1,5 @@
 import { Button, Group, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { renamePasskeySchema } from '../../../shared/schemas/passkeys';
 import type { Passkey } from '../../../shared/types';
 import { ApiError } from '../../lib/api';
@@ -79,6 +79,13 @@ function PasskeyRow({ passkey, onChanged }: { passkey: Passkey; onChanged: () =>
   const [fault, setFault] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  // Leaving the rename form (saved or cancelled) puts focus back on its Rename button, not the page.
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const wasEditing = useRef(false);
+  useEffect(() => {
+    if (wasEditing.current && !editing) renameButton.current?.focus();
+    wasEditing.current = editing;
+  }, [editing]);
 
   const rename = async (event: FormEvent) => {
     event.preventDefault();
@@ -146,7 +153,7 @@ function PasskeyRow({ passkey, onChanged }: { passkey: Passkey; onChanged: () =>
             </Text>
           </div>
           <Group gap="xs">
-            <Button variant="default" size="xs" onClick={() => setEditing(true)} aria-label={`Rename ${passkey.name}`}>
+            <Button ref={renameButton} variant="default" size="xs" onClick={() => setEditing(true)} aria-label={`Rename ${passkey.name}`}>
               Rename
             </Button>
             <Button variant="default" color="red" size="xs" onClick={() => setConfirming(true)} aria-label={`Remove ${passkey.name}`}>
