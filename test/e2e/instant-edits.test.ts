@@ -1,7 +1,9 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page, Request, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { THEME_STORAGE_KEY } from '../../src/client/lib/constants';
 import type { Ticket, TicketWatchers } from '../../src/shared/types';
-import { DESKTOP, POLL, adminApi, adminSession, apiAs, browserPerFile, drawer, makeAccount, screenshot, sessionFor, tableLoaded, toast, toastText, uniqueTag } from './fixtures';
+import { DESKTOP, PHONE, POLL, adminApi, adminSession, apiAs, browserPerFile, drawer, settled, makeAccount, screenshot, sessionFor, tableLoaded, toast, toastText, uniqueTag } from './fixtures';
 
 // Instant edits (docs/architecture.md#instant-edits): a ticket's status, priority and assignee, a
 // notification marked read and Watch / Unwatch show on the page while the request is still held
@@ -176,6 +178,33 @@ describe('ticket facts change before the answer', () => {
     expect(await comment.inputValue()).toBe('Typed before the conflict');
     expect((await ticketNow(ticket.id)).status).toBe('on_hold');
   });
+});
+
+describe('the facts as buttons', () => {
+  const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+  for (const theme of ['light', 'dark'] as const) {
+    it(`are axe-clean with a menu open, ${theme}, at phone width, and work by keyboard`, async () => {
+      const ticket = await makeTicket();
+      const page = await chrome.open(PHONE, { context: { reducedMotion: 'reduce' } });
+      await page.addInitScript(({ key, scheme }) => localStorage.setItem(key, scheme), { key: THEME_STORAGE_KEY, scheme: theme });
+      await openDrawer(page, ticket);
+      await settled(drawer(page));
+      const view = drawer(page).getByTestId('ticket-view');
+      await fact(view, 'priority', ticket.id).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('menu').waitFor();
+      const { violations } = await new AxeBuilder({ page }).withTags(TAGS).include('[data-testid="ticket-view"]').include('[role="menu"]').analyze();
+      expect(violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+      await screenshot(page, `instant-edits-menu-${theme}-phone`);
+      // Arrows move through the choices (Up from the top wraps to the last) and Enter picks one.
+      await page.keyboard.press('ArrowUp');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim()), POLL).toBe('Urgent');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => fact(view, 'priority', ticket.id).textContent(), POLL).toBe('Urgent');
+      await expect.poll(async () => (await ticketNow(ticket.id)).priority, POLL).toBe('urgent');
+      expect(await drawer(page).isVisible()).toBe(true);
+    });
+  }
 });
 
 describe('watching and the bell before the answer', () => {

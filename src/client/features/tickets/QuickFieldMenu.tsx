@@ -28,9 +28,10 @@ interface QuickFieldMenuProps {
 export function QuickFieldMenu({ noun, ticketId, value, shown, options, busy, onPick, children }: QuickFieldMenuProps) {
   return (
     <span onClick={keepHere} onKeyDown={keepHere} data-testid={`quick-${noun}`}>
-      <Menu position="bottom-start" shadow="md" withinPortal>
+      {/* No focus placeholder: an unlabelled focusable child of the menu fails axe (aria-required-children). */}
+      <Menu position="bottom-start" shadow="md" withinPortal withInitialFocusPlaceholder={false}>
         <Menu.Target>
-          <UnstyledButton aria-label={`Change ${noun} of #${ticketId}: ${shown}`} aria-busy={busy || undefined} style={{ borderRadius: 4 }}>
+          <UnstyledButton aria-label={`Change ${noun} of #${ticketId}: ${shown}`} aria-busy={busy || undefined} style={{ borderRadius: 4, font: 'inherit' }}>
             {children}
           </UnstyledButton>
         </Menu.Target>
