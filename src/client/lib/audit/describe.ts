@@ -25,6 +25,8 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   reopen: 'Reopened the week',
   passkey_add: 'Added a passkey',
   passkey_remove: 'Removed a passkey',
+  token_add: 'Added an API token',
+  token_remove: 'Removed an API token',
 };
 
 export const ENTITY_LABELS: Record<AuditEntity, string> = {
