@@ -23,6 +23,7 @@ export const PERMISSIONS = {
   deleteAnyAttachment: { roles: ['admin'], action: "delete other people's files" },
   approveTimesheets: { roles: ['billing', 'admin'], action: "approve or reject other people's weeks" },
   reopenTimesheets: { roles: ['admin'], action: 'reopen approved weeks' },
+  manageWebhooks: { roles: ['admin'], action: 'manage webhooks' },
 } as const satisfies Record<string, { roles: readonly Role[]; action: string }>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -578,6 +578,7 @@ const SIGNED_IN: Record<Exclude<AppPath, '/login'>, { path: string; heading: str
   '/reports/timesheet': { path: '/reports/timesheet/', heading: 'Timesheet' },
   '/reports/ticket-report': { path: '/reports/ticket-report/', heading: 'Ticket report' },
   '/audit': { path: '/audit/', heading: 'Audit log' },
+  '/webhooks': { path: '/webhooks/', heading: 'Webhooks' },
 };
 
 export const SIGNED_IN_PAGES = Object.values(SIGNED_IN);

@@ -18,6 +18,7 @@ const EXPECTED: Record<Permission, Role[]> = {
   deleteAnyAttachment: ['admin'],
   approveTimesheets: ['billing', 'admin'],
   reopenTimesheets: ['admin'],
+  manageWebhooks: ['admin'],
 };
 
 describe('may', () => {

@@ -35,6 +35,7 @@ describe('the route table', () => {
         ],
       },
       { label: 'Audit log', to: '/audit', requires: 'readAuditLog' },
+      { label: 'Webhooks', to: '/webhooks', requires: 'manageWebhooks' },
     ]);
   });
 

@@ -20,4 +20,5 @@ export const PAGES = {
   timesheet: '/reports/timesheet',
   ticketReport: '/reports/ticket-report',
   audit: '/audit',
+  webhooks: '/webhooks',
 } as const;

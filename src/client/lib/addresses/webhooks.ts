@@ -1,0 +1,9 @@
+import { optionalId, optionalPage, useUrlState } from '../url-state';
+
+/** `/webhooks/`: `id` opens a hook with its delivery log; `page` is that log's page. */
+export const parseWebhookParams = (params: URLSearchParams) => ({
+  id: optionalId(params.get('id')),
+  page: optionalPage(params.get('page')),
+});
+
+export const useWebhookParams = () => useUrlState(parseWebhookParams);
