@@ -2,6 +2,7 @@ import type { Attachment } from './schemas/attachments';
 import type { AccessIdentity, AccessLoginPayload } from './schemas/access';
 import type { AuditQuery } from './schemas/audit';
 import type { LoginPayload } from './schemas/auth';
+import type { ApiTokenListQuery, CreateApiTokenPayload } from './schemas/api-tokens';
 import type { AddPasskeyPayload, PasskeyLoginPayload, RenamePasskeyPayload } from './schemas/passkeys';
 import type { ApproveLinesRequest, LineChanges, LineListQuery, LinePayload, StatementChanges, StatementRequest } from './schemas/invoices';
 import type { ImportListQuery, ImportQuery } from './schemas/imports';
@@ -18,12 +19,14 @@ import type { CommentPayload, TicketChanges, TicketListQuery, TicketPayload, Tim
 import type { ChangePasswordPayload, CreateUserPayload, ProfilePayload, UpdateUserPayload, UserListQuery } from './schemas/users';
 import type {
   AgingSummary,
+  ApiToken,
   AuditEntry,
   BackupList,
   BackupResult,
   BackupStarted,
   ChangePasswordResponse,
   Company,
+  CreatedApiToken,
   DashboardSummary,
   ImportBatch,
   ImportReport,
@@ -78,6 +81,9 @@ export interface ApiContract {
   'DELETE /auth/passkeys/:id': { response: null };
   'POST /auth/passkeys/login-options': { response: PasskeyRequestOptions };
   'POST /auth/passkeys/login': { body: PasskeyLoginPayload; response: LoginResponse };
+  'POST /auth/api-tokens': { body: CreateApiTokenPayload; response: CreatedApiToken };
+  'GET /auth/api-tokens': { query: ApiTokenListQuery; response: Items<ApiToken> };
+  'DELETE /auth/api-tokens/:id': { response: null };
 
   'GET /users': { query: UserListQuery; response: Page<User> };
   'POST /users': { body: CreateUserPayload; response: User };

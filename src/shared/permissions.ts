@@ -24,6 +24,7 @@ export const PERMISSIONS = {
   approveTimesheets: { roles: ['billing', 'admin'], action: "approve or reject other people's weeks" },
   reopenTimesheets: { roles: ['admin'], action: 'reopen approved weeks' },
   manageWebhooks: { roles: ['admin'], action: 'manage webhooks' },
+  manageAnyApiToken: { roles: ['admin'], action: "see or remove other people's API tokens" },
 } as const satisfies Record<string, { roles: readonly Role[]; action: string }>;
 
 export type Permission = keyof typeof PERMISSIONS;

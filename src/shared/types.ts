@@ -1,4 +1,5 @@
 import type { Role } from './permissions';
+import type { ApiTokenAccess } from './schemas/api-tokens';
 import type { AuditAction, AuditEntity } from './schemas/audit';
 import type { InvoiceSource, Ledger, LineStatus, StatementStatus } from './schemas/invoices';
 import type { AgingBucket, PaymentMethod } from './schemas/payments';
@@ -40,6 +41,24 @@ export interface User extends Versioned {
   role: Role;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A personal API token (docs/api.md#api-tokens); the token itself is answered once, on creation. */
+export interface ApiToken {
+  id: number;
+  name: string;
+  access: ApiTokenAccess;
+  createdAt: string;
+  expiresAt: string;
+  /** To the minute. */
+  lastUsedAt: string | null;
+  /** Whose it is: answered with `?all=true`, the admins' view of everyone's. */
+  owner?: { id: number; firstName: string; surname: string; email: string };
+}
+
+/** `POST auth/api-tokens`'s answer: the token's one showing. */
+export interface CreatedApiToken extends ApiToken {
+  token: string;
 }
 
 /** A person's passkey (docs/api.md#passkeys); the key itself never leaves the provider. */

@@ -19,6 +19,7 @@ const EXPECTED: Record<Permission, Role[]> = {
   approveTimesheets: ['billing', 'admin'],
   reopenTimesheets: ['admin'],
   manageWebhooks: ['admin'],
+  manageAnyApiToken: ['admin'],
 };
 
 describe('may', () => {

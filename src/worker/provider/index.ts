@@ -9,6 +9,7 @@ import { auditRoutes } from './routes/audit';
 import { accessRoutes } from './routes/access';
 import { authRoutes } from './routes/auth';
 import { passkeyRoutes } from './routes/passkeys';
+import { apiTokenRoutes } from './routes/api-tokens';
 import { invoiceRoutes } from './routes/invoices';
 import { liveRoutes } from './routes/live';
 import { notificationRoutes } from './routes/notifications';
@@ -31,6 +32,7 @@ export const provider = new Hono<ProviderEnv>()
   .use(noteRequest)
   .use(publishChanges)
   .route('/auth/passkeys', passkeyRoutes)
+  .route('/auth/api-tokens', apiTokenRoutes)
   .route('/auth', authRoutes)
   .route('/auth/access', accessRoutes)
   .route('/users', userRoutes)
