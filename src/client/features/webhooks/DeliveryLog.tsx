@@ -1,4 +1,4 @@
-import { Badge, Button, Center, Group, Loader, Pagination, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Box, Button, Center, Group, Loader, Pagination, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { DeliveryStatus, WebhookDelivery } from '../../../shared/schemas/webhooks';
 import { useAction } from '../../lib/form/use-mutation';
 import { formatDateTime } from '../../lib/format';
@@ -48,8 +48,9 @@ export function DeliveryLog({ hookId, page, onPageChange }: DeliveryLogProps) {
       ) : null}
       {log.data && log.data.total === 0 ? <Text c="dimmed">Nothing sent yet. Send a test event to try the address.</Text> : null}
       {log.data && log.data.items.length > 0 ? (
-        <Table.ScrollContainer minWidth={560}>
-          <Table verticalSpacing="xs" aria-label="Deliveries">
+        // Wider than a drawer: it scrolls sideways, and takes focus so the keyboard can scroll it too.
+        <Box tabIndex={0} role="region" aria-label="Deliveries, scrolling sideways" style={{ overflowX: 'auto' }}>
+          <Table verticalSpacing="xs" aria-label="Deliveries" miw={820} style={{ whiteSpace: 'nowrap' }}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Event</Table.Th>
@@ -79,14 +80,14 @@ export function DeliveryLog({ hookId, page, onPageChange }: DeliveryLogProps) {
                   </Table.Td>
                   <Table.Td ta="right">{delivery.attempt}</Table.Td>
                   <Table.Td>
-                    <Badge color={STATUS_COLORS[delivery.status]} variant="light">
+                    <Badge color={STATUS_COLORS[delivery.status]} variant="light" style={{ minWidth: 'max-content' }}>
                       {delivery.status}
                     </Badge>
                   </Table.Td>
                   <Table.Td ta="right">{delivery.responseStatus ?? '—'}</Table.Td>
                   <Table.Td ta="right">{delivery.responseMs === null ? '—' : `${delivery.responseMs} ms`}</Table.Td>
                   <Table.Td>
-                    <Text size="sm" lineClamp={2}>
+                    <Text size="sm" maw={320} style={{ whiteSpace: 'normal' }}>
                       {delivery.error ?? '—'}
                     </Text>
                   </Table.Td>
@@ -107,7 +108,7 @@ export function DeliveryLog({ hookId, page, onPageChange }: DeliveryLogProps) {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </Box>
       ) : null}
       {pages > 1 ? <Pagination total={pages} value={page} onChange={onPageChange} size="sm" siblings={1} boundaries={1} /> : null}
       {log.data ? <Text size="xs" c="dimmed">{`${log.data.total} deliveries, ${DELIVERY_PAGE_SIZE} a page`}</Text> : null}

@@ -7,7 +7,7 @@ export function SecretNotice({ secret, onDone }: { secret: string; onDone: () =>
       <Alert color="yellow" title="Copy the signing secret now">
         <Text size="sm">You will not see it again. The receiver checks each delivery's webhook-signature header with it.</Text>
       </Alert>
-      <Code block data-testid="webhook-secret" style={{ wordBreak: 'break-all' }}>
+      <Code block data-testid="webhook-secret" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
         {secret}
       </Code>
       <Group justify="flex-end">
