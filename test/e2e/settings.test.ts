@@ -70,11 +70,11 @@ describe('settings dialog', () => {
     await snap(page, 'settings-profile-phone');
   });
 
-  it('lists Profile, Security and Database, but no Notifications', async () => {
+  it('lists Profile, Security, Database and API tokens, but no Notifications', async () => {
     const page = await openAs(admin());
     const dialog = await openSettings(page, '?settings=true', 'Profile');
     const tabs = dialog.getByRole('navigation', { name: 'Settings sections' }).getByRole('button');
-    expect(await tabs.allTextContents()).toEqual(['Profile', 'Security', 'Database']);
+    expect(await tabs.allTextContents()).toEqual(['Profile', 'Security', 'Database', 'API tokens']);
     expect(await dialog.getByText('Notifications').count()).toBe(0);
   });
 

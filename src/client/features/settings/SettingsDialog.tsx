@@ -2,6 +2,7 @@ import { Group, Modal, NavLink, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import type { SettingsTab } from '../../lib/constants';
+import { ApiTokensTab } from './ApiTokensTab';
 import { DatabaseTab } from './DatabaseTab';
 import { ProfileTab } from './ProfileTab';
 import { SecurityTab } from './SecurityTab';
@@ -16,14 +17,16 @@ const LABELS: Record<SettingsTab, string> = {
   security: 'Security',
   notifications: 'Notifications',
   database: 'Database',
+  'api-tokens': 'API tokens',
 };
 
 // 'notifications' is an allowed tab value with no tab of its own (docs/architecture.md#pages-and-navigation).
-const SHOWN_TABS: SettingsTab[] = ['profile', 'security', 'database'];
+const SHOWN_TABS: SettingsTab[] = ['profile', 'security', 'database', 'api-tokens'];
 
 function Panel({ tab }: { tab: SettingsTab }) {
   if (tab === 'security') return <SecurityTab />;
   if (tab === 'database') return <DatabaseTab />;
+  if (tab === 'api-tokens') return <ApiTokensTab />;
   if (tab === 'notifications') return <Text c="dimmed">There are no notification settings yet.</Text>;
   return <ProfileTab />;
 }
