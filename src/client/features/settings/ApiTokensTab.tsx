@@ -2,6 +2,7 @@ import { Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { API_TOKEN_DAYS_MAX, API_TOKEN_DAYS_MIN, createApiTokenSchema, type CreateApiTokenPayload } from '../../../shared/schemas/api-tokens';
 import type { CreatedApiToken } from '../../../shared/types';
+import { ApiError } from '../../lib/api';
 import { callApi } from '../../lib/endpoints';
 import { ChoiceField, NumberField, TextField } from '../../lib/form/fields';
 import { MutationForm } from '../../lib/form/MutationForm';
@@ -46,6 +47,7 @@ export function ApiTokensTab() {
   };
 
   const items = tokens.data?.items;
+  const unavailable = tokens.error instanceof ApiError && tokens.error.status === 404;
   return (
     <Stack gap="xl">
       <Stack component="section" aria-labelledby="api-tokens-title">
@@ -57,7 +59,10 @@ export function ApiTokensTab() {
           read-only token cannot change anything. Tokens stop working when they expire, when you remove them, or when your password or role changes.
         </Text>
         {mayAll ? <Switch label="Show everyone’s tokens" checked={all} onChange={(event) => setAll(event.currentTarget.checked)} /> : null}
-        {tokens.error ? (
+        {unavailable ? (
+          // An upstream API without tokens (UPSTREAM_API_URL): nothing to list or make.
+          <Text c="dimmed">API tokens are not available with this server.</Text>
+        ) : tokens.error ? (
           <LoadError title="API tokens could not be loaded" error={tokens.error} onRetry={() => void refresh()} />
         ) : !items ? (
           <Skeleton height={60} />
@@ -72,26 +77,28 @@ export function ApiTokensTab() {
         )}
       </Stack>
       {created ? <NewTokenNotice created={created} onDone={() => setCreated(null)} /> : null}
-      <MutationForm<CreateApiTokenPayload, CreatedApiToken> mutation={create} validate={validate} initialValues={BLANK} next={() => BLANK}>
-        {({ submitting }) => (
-          <Stack component="section" aria-labelledby="create-token-title">
-            <Title order={3} id="create-token-title">
-              Create token
-            </Title>
-            <TextField name="name" label="Name" description="What uses it, such as Nightly export" />
-            <ChoiceField name="access" label="Access" data={ACCESS_CHOICES} />
-            <NumberField
-              name="expiresInDays"
-              label="Expires in (days)"
-              description={`From ${API_TOKEN_DAYS_MIN} to ${API_TOKEN_DAYS_MAX}`}
-              min={API_TOKEN_DAYS_MIN}
-              max={API_TOKEN_DAYS_MAX}
-              allowDecimal={false}
-            />
-            <SubmitButton label="Create token" submitting={submitting} />
-          </Stack>
-        )}
-      </MutationForm>
+      {unavailable ? null : (
+        <MutationForm<CreateApiTokenPayload, CreatedApiToken> mutation={create} validate={validate} initialValues={BLANK} next={() => BLANK}>
+          {({ submitting }) => (
+            <Stack component="section" aria-labelledby="create-token-title">
+              <Title order={3} id="create-token-title">
+                Create token
+              </Title>
+              <TextField name="name" label="Name" description="What uses it, such as Nightly export" />
+              <ChoiceField name="access" label="Access" data={ACCESS_CHOICES} />
+              <NumberField
+                name="expiresInDays"
+                label="Expires in (days)"
+                description={`From ${API_TOKEN_DAYS_MIN} to ${API_TOKEN_DAYS_MAX}`}
+                min={API_TOKEN_DAYS_MIN}
+                max={API_TOKEN_DAYS_MAX}
+                allowDecimal={false}
+              />
+              <SubmitButton label="Create token" submitting={submitting} />
+            </Stack>
+          )}
+        </MutationForm>
+      )}
     </Stack>
   );
 }
