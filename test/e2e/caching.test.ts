@@ -51,6 +51,8 @@ it('asks the server for no build file again when the login page is visited a sec
     responses.splice(0).filter(({ requestId, url, fromDiskCache }) => new URL(url).pathname.startsWith('/assets/') && !fromDiskCache && !servedFromCache.has(requestId));
   await page.goto('/login/');
   await page.getByRole('button', { name: 'Login' }).waitFor();
+  // The passkey code loads once the form shows; it is part of the first visit, not the second.
+  await page.waitForLoadState('networkidle');
   expect(fromServer().length).toBeGreaterThan(0);
   await page.goto('/login/');
   await page.getByRole('button', { name: 'Login' }).waitFor();
