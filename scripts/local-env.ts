@@ -30,7 +30,7 @@ interface R2Entry {
  * workerd that no such class was exported, on every `npm start`, though the app's live channel
  * works. The same ids keep the proxy on the same local files as the app.
  */
-const storageOnlyConfig = () => {
+export const storageOnlyConfig = () => {
   const config = unstable_readConfig({ config: 'wrangler.toml' });
   const databases: D1Entry[] = config.d1_databases;
   const buckets: R2Entry[] = config.r2_buckets;

@@ -10,10 +10,10 @@ import { pathToFileURL } from 'node:url';
 import { unstable_readConfig } from 'wrangler';
 import type { Sha256Factory } from '../src/worker/provider/db/backup/format';
 import { RestoreError, restoreBackup, type RestoreOptions } from '../src/worker/provider/db/backup/restore';
-import { d1Target } from '../src/worker/provider/db/backup/restore-target';
 import { missingAttachmentObjects } from '../src/worker/provider/db/attachment-objects';
 import { missingAttachmentsThroughCli } from './attachment-check';
 import { cliTarget, type D1Location } from './d1-cli';
+import { withLocalD1Target } from './local-d1-target';
 import { localStateDir, withLocalEnv } from './local-env';
 import { progressReporter } from './progress';
 import { bin, run } from './run';
@@ -68,12 +68,13 @@ export const restoreFileThroughCli = async (file: string, location: D1Location, 
 
 /**
  * Restores a backup file (either format) into the empty local database under `into`, migrating
- * it first. The file is checked whole before anything is written.
+ * it first. The file is checked whole before anything is written. The writes run in workerd
+ * through a Worker of the restore's own (local-d1-target.ts), not through wrangler's proxy.
  */
 export const restoreFile = async (file: string, into: string, options: Options = {}) => {
   process.env.LOCAL_STATE_DIR = into;
   await run(bin('wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', into]);
-  return withLocalEnv((env) => restoreBackup(d1Target(env.DB), fileSource(file), { sha256: nodeSha256, ...options }));
+  return withLocalD1Target((target) => restoreBackup(target, fileSource(file), { sha256: nodeSha256, ...options }));
 };
 
 /** Attachments whose files the bucket does not hold: the backup has their keys and SHA-256, not the files. */
