@@ -10,9 +10,9 @@ export function NewTokenNotice({ created, onDone }: { created: CreatedApiToken; 
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [created.id]);
   return (
-    <Alert color="yellow" variant="light" role="region" aria-labelledby="new-token-title" title={<span>Copy your new token now</span>}>
+    <Alert color="yellow" variant="light" role="region" title={<span>Copy your new token now</span>}>
       <Stack gap="xs">
-        <Text id="new-token-title" ref={heading} tabIndex={-1} fw={500} component="h4" m={0}>
+        <Text ref={heading} tabIndex={-1} fw={500} component="h4" m={0}>
           Token “{created.name}” created
         </Text>
         <Text size="sm">You will not see it again. Store it somewhere safe, such as your password manager or your CI’s secrets.</Text>
