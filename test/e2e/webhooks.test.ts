@@ -273,6 +273,15 @@ describe('the webhooks page', () => {
     await expect.poll(() => tableRows(page, 'Webhooks').count()).toBe(1);
   });
 
+  it('says webhooks are not available with an upstream API that has none (404), and offers no Add', async () => {
+    const page = await chrome.open(DESKTOP);
+    await page.route(/\/api\/v1\/webhooks$/, (route) => route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ message: 'Not Found' }) }));
+    await page.goto('/webhooks/');
+    await page.getByText('Webhooks are not available with this server.').waitFor();
+    expect(await page.getByRole('button', { name: 'Add webhook' }).count()).toBe(0);
+    expect(await page.getByText('Could not load this list').count()).toBe(0);
+  });
+
   it('is not offered to someone who is not an admin', async () => {
     const user = await createUser();
     const page = await chrome.open(DESKTOP, { as: user });

@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import { WEBHOOK_FAILURE_LIMIT, type CreatedWebhook, type Webhook, type WebhookPayload } from '../../../shared/schemas/webhooks';
 import type { Page } from '../../../shared/types';
+import { ApiError } from '../../lib/api';
 import { useWebhookParams } from '../../lib/addresses/webhooks';
 import { changedFields } from '../../lib/form/changes';
 import { useAction, type Mutation } from '../../lib/form/use-mutation';
@@ -62,7 +63,9 @@ function Webhooks() {
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
   const open = hooks.data?.items.find((hook) => hook.id === id);
   const list: Page<Webhook> | undefined = hooks.data && { items: hooks.data.items, total: hooks.data.items.length, page: 1, pageSize: Math.max(1, hooks.data.items.length) };
-  const addButton = <Button onClick={addModal.open}>Add webhook</Button>;
+  // An upstream API without webhooks (UPSTREAM_API_URL): nothing to list or add.
+  const unavailable = hooks.error instanceof ApiError && hooks.error.status === 404;
+  const addButton = unavailable ? undefined : <Button onClick={addModal.open}>Add webhook</Button>;
 
   const closeAdd = () => {
     addModal.close();
@@ -101,17 +104,21 @@ function Webhooks() {
   return (
     <>
       <PageTitle title="Webhooks" description="Events sent to other systems as they happen, signed with each hook's secret" actions={addButton} />
-      <DataTable
-        label="Webhooks"
-        columns={COLUMNS}
-        page={list}
-        error={hooks.error}
-        onRetry={() => void hooks.mutate()}
-        onPageChange={() => undefined}
-        onOpen={(hook) => setParams({ id: hook.id, page: undefined })}
-        selectedId={id}
-        empty={{ title: 'No webhooks yet', description: 'Add one to send ticket, statement and other events to another system.', action: addButton }}
-      />
+      {unavailable ? (
+        <Text c="dimmed">Webhooks are not available with this server.</Text>
+      ) : (
+        <DataTable
+          label="Webhooks"
+          columns={COLUMNS}
+          page={list}
+          error={hooks.error}
+          onRetry={() => void hooks.mutate()}
+          onPageChange={() => undefined}
+          onOpen={(hook) => setParams({ id: hook.id, page: undefined })}
+          selectedId={id}
+          empty={{ title: 'No webhooks yet', description: 'Add one to send ticket, statement and other events to another system.', action: addButton }}
+        />
+      )}
       <FormModal opened={adding} onClose={closeAdd} title={created ? 'Webhook added' : 'Add webhook'} size="lg">
         {created ? (
           <SecretNotice secret={created.secret} onDone={closeAdd} />
