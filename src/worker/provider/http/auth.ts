@@ -51,8 +51,9 @@ const apiTokenAuth = async (c: Context<ProviderEnv>, next: () => Promise<void>, 
 };
 
 /**
- * Accepts a personal API token (apiTokenAuth), or else only a valid, unexpired, not signed-out token for this audience whose user still
- * exists, is active and is still on the token's session version (one query checks them all). A
+ * Accepts a personal API token (apiTokenAuth), or else only a valid, unexpired, not signed-out
+ * token for this audience whose user still exists, is active and is still on the token's session
+ * version (one query checks them all). A
  * read changes nothing, so it runs alongside the account check instead of after it (one database
  * round trip less on every page's data); its answer is sent only if the check passes. A write
  * waits for the check.
