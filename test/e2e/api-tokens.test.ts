@@ -50,6 +50,8 @@ describe('Settings → API tokens', () => {
     await days.blur();
     await expect.poll(() => fieldError(days), POLL).toBe('Must be a whole number of days from 1 to 365');
     await days.fill('30');
+    await tab(page).getByRole('button', { name: 'Create token' }).click();
+    await expect.poll(() => fieldError(nameBox), POLL).toBe('Name is required');
 
     const token = await createInPage(page, 'Nightly export');
     expect(token).toMatch(/^sat_[A-Za-z0-9_-]{43}$/);

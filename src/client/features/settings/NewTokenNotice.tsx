@@ -1,4 +1,4 @@
-import { Alert, Button, CopyButton, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, CopyButton, Group, Stack, Text, Textarea } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import type { CreatedApiToken } from '../../../shared/types';
 
@@ -16,7 +16,16 @@ export function NewTokenNotice({ created, onDone }: { created: CreatedApiToken; 
           Token “{created.name}” created
         </Text>
         <Text size="sm">You will not see it again. Store it somewhere safe, such as your password manager or your CI’s secrets.</Text>
-        <TextInput label="New token" value={created.token} readOnly onFocus={(event) => event.currentTarget.select()} styles={{ input: { fontFamily: 'monospace' } }} />
+        {/* A text area, not an input: the whole token stays in sight on a phone, wrapped anywhere. */}
+        <Textarea
+          label="New token"
+          value={created.token}
+          readOnly
+          autosize
+          minRows={1}
+          onFocus={(event) => event.currentTarget.select()}
+          styles={{ input: { fontFamily: 'monospace', wordBreak: 'break-all' } }}
+        />
         <Group gap="xs">
           <CopyButton value={created.token}>
             {({ copied, copy }) => (
