@@ -9,7 +9,7 @@ CREATE TABLE api_tokens (
   -- SHA-256 of the whole token, lowercase hex: the token itself is shown once and never stored.
   token_hash TEXT NOT NULL UNIQUE CHECK (length(token_hash) = 64),
   -- The person's session version when the token was made. Deactivation, a role change and a new
-  -- password raise theirs (docs/architecture.md#sessions), so the lookup, which requires the two
+  -- password raise theirs (docs/api.md#sign-in), so the lookup, which requires the two
   -- to be equal, refuses every token made before: no write elsewhere has to know tokens exist.
   session_version INTEGER NOT NULL,
   created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
