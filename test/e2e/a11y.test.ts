@@ -257,6 +257,7 @@ const VIEWS: View[] = [
   { name: 'settings, profile', path: '/dashboard/?settings=true&tab=profile' },
   { name: 'settings, security', path: '/dashboard/?settings=true&tab=security' },
   { name: 'settings, database', path: '/dashboard/?settings=true&tab=database' },
+  { name: 'settings, API tokens', path: '/dashboard/?settings=true&tab=api-tokens' },
   { name: 'audit log', path: '/audit/' },
   { name: 'audit log, filtered, filters unfolded on a phone', path: '/audit/?entity=ticket&action=create', act: unfoldFilters },
   {

@@ -5,6 +5,7 @@
 export const DATA_TABLES = [
   'users',
   'passkeys',
+  'api_tokens',
   'companies',
   'ticket_categories',
   'tickets',
@@ -55,6 +56,7 @@ export const BACKUP_COPY_PREFIX = 'backup_copy_';
 export const BACKUP_MODE: Record<DataTable, 'copied' | 'capped'> = {
   users: 'copied',
   passkeys: 'copied',
+  api_tokens: 'copied',
   companies: 'copied',
   ticket_categories: 'copied',
   tickets: 'copied',
