@@ -94,7 +94,7 @@ const standIn = async (page: Page, start: { hooks?: Webhook[]; deliveries?: Reco
     }
     return json(route, 405, { message: 'Not stubbed' });
   });
-  return { hooks, sent };
+  return { hooks, deliveries, sent };
 };
 
 /** A hook the provider turned off after 20 failures, with a delivery log of 3 rows. */
@@ -231,6 +231,13 @@ describe('the webhooks page', () => {
       { method: 'POST', path: 'webhooks/7/test', body: null },
     ]);
     expect(new URL(page.url()).searchParams.get('id')).toBe('7');
+
+    // While a delivery is queued the open log reads itself again, so its outcome shows unasked.
+    Object.assign(stand.deliveries.get(7)?.find((row) => row.id === 'msg_3') ?? {}, { status: 'delivered', responseStatus: 204, responseMs: 95 });
+    // The test event is the newest row now; the retried one comes second.
+    const retried = log.locator('tbody tr').nth(1);
+    await retried.getByText('delivered').waitFor();
+    expect(await retried.textContent()).toContain('95 ms');
   });
 
   it('edits a hook, sending only what changed, and deletes it after asking', async () => {

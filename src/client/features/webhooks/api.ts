@@ -15,8 +15,14 @@ const read = <T>(path: string) => apiRequest<T>(path);
 /** Every webhook (admins). */
 export const useWebhooks = () => useSWR<HookList, Error>('webhooks', read<HookList>);
 
+// How often an open log is read again while a delivery in it is still on its way.
+const QUEUED_REFRESH_MS = 5_000;
+
+/** One page of a hook's deliveries, newest first; read again every few seconds while one is queued. */
 export const useDeliveries = (id: number | undefined, page: number) =>
-  useSWR<Page<WebhookDelivery>, Error>(id ? withQuery(`webhooks/${id}/deliveries`, { page, pageSize: DELIVERY_PAGE_SIZE }) : null, read<Page<WebhookDelivery>>);
+  useSWR<Page<WebhookDelivery>, Error>(id ? withQuery(`webhooks/${id}/deliveries`, { page, pageSize: DELIVERY_PAGE_SIZE }) : null, read<Page<WebhookDelivery>>, {
+    refreshInterval: (latest) => (latest?.items.some((delivery) => delivery.status === 'queued') ? QUEUED_REFRESH_MS : 0),
+  });
 
 export const webhookApi = {
   create: (body: WebhookPayload) => apiRequest<CreatedWebhook>('webhooks', { method: 'POST', body }),
