@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from 'yup';
 import { WEBHOOK_EVENTS, createWebhookSchema, updateWebhookSchema } from '../../src/shared/schemas/webhooks';
 import { parseWebhookParams } from '../../src/client/lib/addresses/webhooks';
+import { links } from '../../src/client/lib/links';
+import { PAGES } from '../../src/client/lib/pages';
 
 /** The first message a value is refused with, or null when it is taken. */
 const refusal = async (schema: typeof createWebhookSchema | typeof updateWebhookSchema, value: unknown) => {
@@ -52,5 +54,11 @@ describe('the webhooks page address', () => {
   it('reads the open hook and its delivery log page, and drops values that are not ids or pages', () => {
     expect(parseWebhookParams(new URLSearchParams('id=7&page=2'))).toEqual({ id: 7, page: 2 });
     expect(parseWebhookParams(new URLSearchParams('id=abc&page=-1'))).toEqual({ id: undefined, page: undefined });
+  });
+
+  it('is what a link to one hook opens', () => {
+    const url = new URL(links.webhook(7), 'https://app.example');
+    expect(url.pathname).toBe(`${PAGES.webhooks}/`);
+    expect(parseWebhookParams(url.searchParams).id).toBe(7);
   });
 });

@@ -6,6 +6,7 @@ import { lookupLinks } from './addresses/lookups';
 import { ticketReportLink, timesheetWeekLink } from './addresses/reports';
 import { ticketLinks } from './addresses/tickets';
 import { userLink } from './addresses/users';
+import { webhookLink } from './addresses/webhooks';
 
 /**
  * Addresses that open one record, or one view, in its page: each written beside the parser of the
@@ -23,6 +24,7 @@ export const links = {
   ledgerMonth: invoiceLinks.ledgerMonth,
   ticketReport: ticketReportLink,
   timesheetWeek: timesheetWeekLink,
+  webhook: webhookLink,
 };
 
 /** The kinds of record that have an address: a search result's type or an audit entry's entity. */

@@ -1,3 +1,5 @@
+import { withQuery } from '../endpoints';
+import { PAGES } from '../pages';
 import { optionalId, optionalPage, useUrlState } from '../url-state';
 
 /** `/webhooks/`: `id` opens a hook with its delivery log; `page` is that log's page. */
@@ -7,3 +9,6 @@ export const parseWebhookParams = (params: URLSearchParams) => ({
 });
 
 export const useWebhookParams = () => useUrlState(parseWebhookParams);
+
+/** One hook open in the webhooks page's drawer, in the name parseWebhookParams reads. */
+export const webhookLink = (id: number) => withQuery(`${PAGES.webhooks}/`, { id });
