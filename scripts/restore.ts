@@ -14,6 +14,7 @@ import { missingAttachmentObjects } from '../src/worker/provider/db/attachment-o
 import { missingAttachmentsThroughCli } from './attachment-check';
 import { cliTarget, type D1Location } from './d1-cli';
 import { withLocalD1Target } from './local-d1-target';
+import { applyMigrations } from './local-migrations';
 import { localStateDir, withLocalEnv } from './local-env';
 import { progressReporter } from './progress';
 import { bin, run } from './run';
@@ -68,13 +69,16 @@ export const restoreFileThroughCli = async (file: string, location: D1Location, 
 
 /**
  * Restores a backup file (either format) into the empty local database under `into`, migrating
- * it first. The file is checked whole before anything is written. The writes run in workerd
- * through a Worker of the restore's own (local-d1-target.ts), not through wrangler's proxy.
+ * it first. The file is checked whole before anything is written. The migrations and the writes
+ * run in workerd through a Worker of the restore's own (local-d1-target.ts), not through
+ * wrangler's CLI and proxy.
  */
 export const restoreFile = async (file: string, into: string, options: Options = {}) => {
   process.env.LOCAL_STATE_DIR = into;
-  await run(bin('wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', into]);
-  return withLocalD1Target((target) => restoreBackup(target, fileSource(file), { sha256: nodeSha256, ...options }));
+  return withLocalD1Target(async (target) => {
+    await applyMigrations(target);
+    return restoreBackup(target, fileSource(file), { sha256: nodeSha256, ...options });
+  });
 };
 
 /** Attachments whose files the bucket does not hold: the backup has their keys and SHA-256, not the files. */

@@ -6,6 +6,7 @@ import { RestoreError, type RestoreProgress } from '../../src/worker/provider/db
 import { d1Read, type D1Location } from '../../scripts/d1-cli';
 import { withLocalD1Target } from '../../scripts/local-d1-target';
 import { restoreFile } from '../../scripts/restore';
+import { bin, runCaptured } from '../../scripts/run';
 import { backupFile, TABLES, type Row } from './backup-file';
 
 // `npm run db:restore` into a local database writes through a Worker in workerd
@@ -61,6 +62,22 @@ describe('restoring into a local database', () => {
     expect(error).toBeInstanceOf(RestoreError);
     expect((error as Error).message).toMatch(message);
     expect(await countsOf('refused')).toEqual(EMPTY);
+  });
+});
+
+describe('the migrations a local restore applies', () => {
+  const schemaOf = async (name: string) =>
+    (await d1Read(where(name), [`SELECT type, name, tbl_name FROM sqlite_master WHERE name NOT LIKE '_cf%' ORDER BY type, name`]))[0];
+  const recordedIn = async (name: string) => (await d1Read(where(name), [`SELECT id, name FROM d1_migrations ORDER BY id`]))[0];
+
+  it('are the ones wrangler applies, recorded as wrangler records them, so wrangler finds none left', async () => {
+    await runCaptured(bin('wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', stateDir('by-wrangler')]);
+    const file = await written(backupFile(TABLES), 'good.ndjson.gz');
+    await restoreFile(file, stateDir('migrated'));
+    expect(await schemaOf('migrated')).toEqual(await schemaOf('by-wrangler'));
+    expect(await recordedIn('migrated')).toEqual(await recordedIn('by-wrangler'));
+    const output = await runCaptured(bin('wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', stateDir('migrated')]);
+    expect(output).toMatch(/No migrations to apply/);
   });
 });
 
