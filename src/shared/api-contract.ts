@@ -3,6 +3,7 @@ import type { AccessIdentity, AccessLoginPayload } from './schemas/access';
 import type { AuditQuery } from './schemas/audit';
 import type { LoginPayload } from './schemas/auth';
 import type { ApiTokenListQuery, CreateApiTokenPayload } from './schemas/api-tokens';
+import type { CreatedWebhook, DeliveryListQuery, Webhook, WebhookChanges, WebhookDelivery, WebhookPayload } from './schemas/webhooks';
 import type { AddPasskeyPayload, PasskeyLoginPayload, RenamePasskeyPayload } from './schemas/passkeys';
 import type { ApproveLinesRequest, LineChanges, LineListQuery, LinePayload, StatementChanges, StatementRequest } from './schemas/invoices';
 import type { ImportListQuery, ImportQuery } from './schemas/imports';
@@ -84,6 +85,15 @@ export interface ApiContract {
   'POST /auth/api-tokens': { body: CreateApiTokenPayload; response: CreatedApiToken };
   'GET /auth/api-tokens': { query: ApiTokenListQuery; response: Items<ApiToken> };
   'DELETE /auth/api-tokens/:id': { response: null };
+
+  'GET /webhooks': { response: Items<Webhook> };
+  'POST /webhooks': { body: WebhookPayload; response: CreatedWebhook };
+  'GET /webhooks/:id': { response: Webhook };
+  'PATCH /webhooks/:id': { body: WebhookChanges; response: Webhook };
+  'DELETE /webhooks/:id': { response: null };
+  'GET /webhooks/:id/deliveries': { query: DeliveryListQuery; response: Page<WebhookDelivery> };
+  'POST /webhooks/:id/deliveries/:deliveryId/retry': { response: WebhookDelivery };
+  'POST /webhooks/:id/test': { response: WebhookDelivery };
 
   'GET /users': { query: UserListQuery; response: Page<User> };
   'POST /users': { body: CreateUserPayload; response: User };

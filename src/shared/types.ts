@@ -439,7 +439,7 @@ export type SearchResult =
   | (SearchHit & { type: 'invoice_line'; source: InvoiceSource });
 
 /** Why a notification was sent (docs/architecture.md#notifications-watchers-and-mentions). */
-export type NotificationKind = 'assigned' | 'mentioned' | 'commented' | 'status' | 'timesheet_approved' | 'timesheet_rejected';
+export type NotificationKind = 'assigned' | 'mentioned' | 'commented' | 'status' | 'timesheet_approved' | 'timesheet_rejected' | 'webhook_disabled';
 
 export interface Notification {
   id: number;

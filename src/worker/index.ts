@@ -4,7 +4,7 @@ import { API_BASE, MAX_REQUEST_BODY_BYTES } from '../shared/constants';
 import type { Env } from './env';
 import { health } from './health';
 import { passthrough, type PassthroughOptions } from './passthrough';
-import { provider } from './provider';
+import { handleWebhookBatch, provider, type WebhookMessage } from './provider';
 import { requestIds } from './request-id';
 import { requestLog, type RequestLogVariables } from './request-log';
 import { scheduled } from './scheduled';
@@ -53,4 +53,9 @@ const app = createApp();
 // Durable Object classes are exported by the Worker's main module.
 export { LiveHub } from './provider';
 
-export default { fetch: app.fetch, scheduled } satisfies ExportedHandler<Env>;
+export default {
+  fetch: app.fetch,
+  scheduled,
+  // Webhook deliveries, sent after commit (docs/architecture.md#webhooks).
+  queue: (batch: MessageBatch<WebhookMessage>, env: Env) => handleWebhookBatch(batch, env),
+} satisfies ExportedHandler<Env, WebhookMessage>;

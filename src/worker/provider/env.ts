@@ -1,4 +1,5 @@
 import type { LiveHub } from './live/hub';
+import type { WebhookMessage } from './webhooks/consumer';
 
 /**
  * The bindings and variables the embedded provider reads. It stands in for an upstream API, so
@@ -30,4 +31,10 @@ export interface ProviderBindings {
   ACCESS_AUD?: string;
   /** "true": password sign-in is refused; Access and passkeys only. */
   ACCESS_REQUIRED?: string;
+  /** Webhook deliveries go through this queue after commit (docs/operations.md#webhooks); unbound, none are sent. */
+  WEBHOOKS?: Queue<WebhookMessage>;
+  /** "true": webhooks may target plain http and loopback (local development and tests only). */
+  WEBHOOK_ALLOW_LOOPBACK?: string;
+  /** Divides webhook retry delays; set only by the bench (docs/operations.md#webhooks). */
+  WEBHOOK_RETRY_DIVISOR?: string;
 }

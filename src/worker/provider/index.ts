@@ -20,17 +20,21 @@ import { settingsRoutes } from './routes/settings';
 import { ticketRoutes } from './routes/tickets';
 import { timesheetRoutes } from './routes/timesheets';
 import { userRoutes } from './routes/users';
+import { webhookRoutes } from './routes/webhooks';
+import { enqueueWebhooks } from './webhooks/enqueue';
 
 // What the rest of the Worker may use of the provider, and nothing else (held by lint).
 export { LiveHub } from './live/hub';
 export { shareNote, type RequestNote } from './http/request-note';
 export { backupOnSchedule, DAILY_BACKUP_CRON } from './scheduled';
+export { handleWebhookBatch, type WebhookMessage } from './webhooks/consumer';
 
 /** The embedded provider API: what UPSTREAM_API_URL would otherwise serve, on D1 and R2. */
 export const provider = new Hono<ProviderEnv>()
   .basePath(`/${API_VERSION}`)
   .use(noteRequest)
   .use(publishChanges)
+  .use(enqueueWebhooks)
   .route('/auth/passkeys', passkeyRoutes)
   .route('/auth/api-tokens', apiTokenRoutes)
   .route('/auth', authRoutes)
@@ -47,6 +51,7 @@ export const provider = new Hono<ProviderEnv>()
   .route('/search', searchRoutes)
   .route('/live', liveRoutes)
   .route('/notifications', notificationRoutes)
+  .route('/webhooks', webhookRoutes)
   .route('/', attachmentRoutes)
   .route('/', auditRoutes)
   .notFound((c) => c.json({ message: 'Not Found' }, 404))

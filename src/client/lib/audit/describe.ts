@@ -40,6 +40,7 @@ export const ENTITY_LABELS: Record<AuditEntity, string> = {
   session: 'Sign-in',
   import: 'Import',
   timesheet: 'Timesheet',
+  webhook: 'Webhook',
 };
 
 // The API's field names (docs/architecture.md#roles-and-the-audit-log) as the pages label them; others are spelled out from camelCase.

@@ -17,6 +17,8 @@ const WHAT: Record<Notification['kind'], string> = {
   status: 'changed the status of',
   timesheet_approved: 'approved your week',
   timesheet_rejected: 'sent back your week',
+  // No actor: the provider turns a hook off after 20 failed deliveries in a row (docs/api.md#webhooks).
+  webhook_disabled: 'turned off a failing webhook:',
 };
 
 const BellIcon = () => (

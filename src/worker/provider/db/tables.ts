@@ -22,6 +22,7 @@ export const DATA_TABLES = [
   'notifications',
   'login_attempts',
   'revoked_tokens',
+  'webhooks',
   'audit_log',
 ] as const;
 
@@ -37,9 +38,10 @@ export const DERIVED_TABLE_PREFIXES = ['tickets_fts', 'ticket_comments_fts'] as 
 /**
  * Tables of the app's own machinery, never backed up or restored (restore_pending_indexes lives
  * only while a restore runs; backup_lock is left empty since migration 0012; a passkey challenge
- * is worth nothing after its 5 minutes).
+ * is worth nothing after its 5 minutes; webhook deliveries are a send log, resent by nobody after a
+ * restore).
  */
-export const SYSTEM_TABLES = ['backup_lock', 'backup_runs', 'restore_pending_indexes', 'passkey_challenges'] as const;
+export const SYSTEM_TABLES = ['backup_lock', 'backup_runs', 'restore_pending_indexes', 'passkey_challenges', 'webhook_deliveries'] as const;
 
 /** A running backup's copies of the data tables (src/worker/provider/db/backup/run.ts). */
 export const BACKUP_COPY_PREFIX = 'backup_copy_';
@@ -73,6 +75,7 @@ export const BACKUP_MODE: Record<DataTable, 'copied' | 'capped'> = {
   revoked_tokens: 'copied',
   ticket_watchers: 'copied',
   notifications: 'copied',
+  webhooks: 'copied',
   audit_log: 'capped',
 };
 

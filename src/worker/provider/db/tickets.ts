@@ -10,6 +10,7 @@ import { notifyAssigned, notifyMentioned, notifyStatus, watchTicket } from './ti
 import { mentionedIds } from '../../../shared/mentions';
 import { NOW_SQL, assignments, insertSql, valuesOf, whereSql, type Condition } from './sql';
 import { changesAny, unlessStale, updateRecord, versionMatches } from './versions';
+import { ticketCreatedEvent, ticketUpdatedEvent } from './webhook-events';
 
 const COLUMNS: Record<string, string> = {
   title: 'title',
@@ -101,6 +102,7 @@ export const insertTicket = async (db: D1Database, payload: TicketPayload, audit
   const [inserted] = await db.batch<{ id: number }>([
     db.prepare(insertSql('tickets', list)).bind(...valuesOf(list)),
     auditCreated(db, audit, AUDIT),
+    ticketCreatedEvent(db, audit),
     ...(payload.assigneeId ? [notifyAssigned(db, audit, null, payload.assigneeId)] : []),
     notifyMentioned(db, audit, null, mentioned),
     watchTicket(db, audit, null, [audit.actorId, payload.assigneeId, ...mentioned]),
@@ -129,6 +131,7 @@ export const updateTicket = async (db: D1Database, id: number, changes: TicketCh
     ...before,
     updateRecord(db, { table: 'tickets', id, set, computed: resolved ? [resolved] : [], where: [...where, changesAny(set)] }),
     watchTicket(db, audit, id, [changes.assigneeId, ...mentioned], true),
+    ticketUpdatedEvent(db, id, audit),
   ]);
   const result = results[before.length];
   if ((result?.meta.changes ?? 0) > 0) return findTicket(db, id);

@@ -1,0 +1,38 @@
+import type { AuditContext } from './audit';
+import { webhookOutbox } from './webhooks';
+
+/**
+ * The outbox statements of each event (docs/api.md#webhook-events), for the batches of the
+ * writes that cause them. Each builds its record in SQL from the committed row, in the shape the
+ * API answers it (names of linked records as well as their ids), so a delivery is exactly what
+ * was written, whatever happens to the row later.
+ */
+
+const PERSON = (column: string) => `(SELECT first_name || ' ' || surname FROM users WHERE id = t.${column})`;
+
+const ticketJson = (where: string) =>
+  // Built in two calls: D1 takes at most 32 arguments per SQL function (json_patch would drop nulls).
+  `SELECT json_set(
+     json_object('id', t.id, 'title', t.title, 'description', t.description, 'status', t.status, 'priority', t.priority,
+       'companyId', t.company_id, 'companyName', (SELECT name FROM companies WHERE id = t.company_id),
+       'categoryId', t.category_id, 'categoryName', (SELECT name FROM ticket_categories WHERE id = t.category_id)),
+     '$.assigneeId', t.assignee_id, '$.assigneeName', ${PERSON('assignee_id')}, '$.reporterId', t.reporter_id, '$.reporterName', ${PERSON('reporter_id')},
+     '$.dueAt', t.due_at, '$.resolvedAt', t.resolved_at, '$.createdAt', t.created_at, '$.updatedAt', t.updated_at, '$.version', t.version)
+   FROM tickets t WHERE ${where}`;
+
+/** After the ticket's `create` audit entry: the entry names the new ticket. */
+export const ticketCreatedEvent = (db: D1Database, audit: AuditContext) =>
+  webhookOutbox(db, 'ticket.created', ticketJson("t.id = (SELECT entity_id FROM audit_log WHERE rowid = last_insert_rowid() AND entity = 'ticket')"), [], audit);
+
+/**
+ * At the end of the update's batch: only when the update changed the ticket, which is exactly when
+ * the batch wrote its `update` entry (the entry reads the row with the UPDATE's own conditions).
+ */
+export const ticketUpdatedEvent = (db: D1Database, id: number, audit: AuditContext) =>
+  webhookOutbox(
+    db,
+    'ticket.updated',
+    ticketJson("t.id = ?4 AND EXISTS (SELECT 1 FROM audit_log WHERE request_id = ?3 AND action = 'update' AND entity = 'ticket' AND entity_id = ?4)"),
+    [id],
+    audit,
+  );
