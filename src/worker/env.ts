@@ -1,4 +1,4 @@
-import type { LiveHub, WebhookMessage } from './provider';
+import type { LiveHub } from './provider';
 
 /**
  * Bindings and variables of the Worker, as wrangler.toml and `.dev.vars` declare them. Secrets,
@@ -35,9 +35,9 @@ export interface Env {
   /** "true": password sign-in is refused; Access and passkeys only. */
   ACCESS_REQUIRED?: string;
   /** Webhook deliveries (docs/operations.md#webhooks). */
-  WEBHOOKS: Queue<WebhookMessage>;
+  WEBHOOKS: Queue;
   /** "true" lets webhooks target http and loopback: local development and tests only. */
-  WEBHOOK_ALLOW_LOOPBACK?: string;
+  WEBHOOK_ALLOW_LOOPBACK: string;
   /** Divides webhook retry delays; only the bench sets it. */
-  WEBHOOK_RETRY_DIVISOR?: string;
+  WEBHOOK_RETRY_DIVISOR: string;
 }

@@ -4,6 +4,7 @@ import type { CreatedWebhook, Webhook, WebhookDelivery } from '../../src/shared/
 import type { Page, Ticket } from '../../src/shared/types';
 import { testDelivery } from '../../src/worker/provider/db/webhooks';
 import { handleWebhookBatch, type ConsumerDeps, type WebhookMessage } from '../../src/worker/provider/webhooks/consumer';
+import { signWebhook } from '../../src/worker/provider/webhooks/sign';
 import { api, expectError, readJson, signedIn } from './support';
 
 // Webhooks (docs/api.md#webhooks): admin CRUD, the outbox rows a write leaves in its own batch,
@@ -290,5 +291,15 @@ describe('webhook consumer', () => {
     const result = await runBatch(['msg_00000000000000000000000000000000'], receiver(() => new Response('ok')).deps, broken);
     expect(result.retryMessages).toEqual([{ msgId: 'm0' }]);
     expect(result.explicitAcks).toEqual([]);
+  });
+});
+
+describe('webhook signing', () => {
+  it('signs the worked example in docs/api.md as the test computes it independently', async () => {
+    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    const body = '{"type":"ticket.created","timestamp":"2023-01-19T00:13:51.000Z","data":{"id":42,"title":"Printer on fire","actorId":7}}';
+    const documented = 'v1,PUDTzQOKr/6E8pZt3TZHsbccskbXY3OVjjPVaw/gwh4=';
+    expect(await expectedSignature(secret, 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W', '1674087231', body)).toBe(documented);
+    expect(await signWebhook(secret, 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W', 1674087231, body)).toBe(documented);
   });
 });
