@@ -126,6 +126,20 @@ describe('webhook outbox', () => {
     expect(await deliveriesOf(matching.id)).toHaveLength(2);
   });
 
+  it('writes ticket.comment_added with the comment as the API answers it', async () => {
+    const hook = await createHook({ url: PUBLIC_URL, events: ['ticket.comment_added'] });
+    const ticket = await readJson<Ticket>(await api('tickets', { method: 'POST', token: admin.token, json: { title: 'Noisy fan' } }));
+    const comment = await readJson<Record<string, unknown>>(await api(`tickets/${ticket.body.id}/comments`, { method: 'POST', token: admin.token, json: { body: 'Cleaned it' } }));
+    expect(comment.status, comment.text).toBe(201);
+    const rows = await deliveriesOf(hook.id);
+    expect(rows.map((row) => row.event)).toEqual(['ticket.comment_added']);
+    const { data } = JSON.parse(rows[0]!.payload) as { data: Record<string, unknown> };
+    expect(data).toEqual({ ...comment.body, actorId: admin.user.id });
+    // A refused comment (no such ticket) leaves no delivery.
+    await expectError(await api('tickets/999999/comments', { method: 'POST', token: admin.token, json: { body: 'x' } }), 404);
+    expect(await deliveriesOf(hook.id)).toHaveLength(1);
+  });
+
   it('writes nothing when no hook is active', async () => {
     expect((await api('tickets', { method: 'POST', token: admin.token, json: { title: 'Quiet' } })).status).toBe(201);
     expect((await env.DB.prepare('SELECT count(*) AS n FROM webhook_deliveries').first<{ n: number }>())?.n).toBe(0);

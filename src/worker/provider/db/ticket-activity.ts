@@ -6,6 +6,7 @@ import { notifyCommented, notifyMentioned, watchTicket } from './ticket-notices'
 import { COMMENT_SELECT, TIME_ENTRY_SELECT, rowsOf, toComment, toTimeEntry, written, type CommentRow, type TimeEntryRow } from './rows';
 import { fullName } from './sql';
 import { refuseLockedWeek, weekOpenSql } from './timesheets/lock';
+import { commentAddedEvent } from './webhook-events';
 
 export const listComments = async (db: D1Database, ticketId: number) =>
   (
@@ -42,6 +43,7 @@ export const insertComment = async (db: D1Database, ticketId: number, author: Au
     notifyMentioned(db, author, ticketId, mentioned, undefined, true),
     notifyCommented(db, author, ticketId, mentioned),
     watchTicket(db, author, ticketId, [author.actorId, ...mentioned]),
+    commentAddedEvent(db, ticketId, author),
   ]);
   return toComment(written(rowsOf<CommentRow>(inserted)[0], 'comment'));
 };

@@ -36,3 +36,19 @@ export const ticketUpdatedEvent = (db: D1Database, id: number, audit: AuditConte
     [id],
     audit,
   );
+
+/**
+ * At the end of a comment's batch: the newest comment of the author on the ticket is the one the
+ * batch inserted (the batch is one transaction), present only when the INSERT ran.
+ */
+export const commentAddedEvent = (db: D1Database, ticketId: number, audit: AuditContext) =>
+  webhookOutbox(
+    db,
+    'ticket.comment_added',
+    `SELECT json_object('id', c.id, 'ticketId', c.ticket_id, 'userId', c.user_id, 'userName', (SELECT first_name || ' ' || surname FROM users WHERE id = c.user_id),
+       'body', c.body, 'createdAt', c.created_at, 'updatedAt', c.updated_at, 'version', c.version)
+     FROM ticket_comments c WHERE c.id = (SELECT max(id) FROM ticket_comments WHERE ticket_id = ?4 AND user_id = ?2)
+       AND EXISTS (SELECT 1 FROM audit_log WHERE request_id = ?3 AND action = 'comment' AND entity_id = ?4)`,
+    [ticketId],
+    audit,
+  );
