@@ -140,6 +140,20 @@ describe('webhook outbox', () => {
     expect(await deliveriesOf(hook.id)).toHaveLength(1);
   });
 
+  it('writes user.deactivated once, when a person is deactivated, and not for other edits', async () => {
+    const hook = await createHook({ url: PUBLIC_URL, events: ['user.deactivated'] });
+    const { user } = await signedIn('staff');
+    expect((await api('users', { method: 'PATCH', token: admin.token, json: { id: user.id, firstName: 'Renamed' } })).status).toBe(200);
+    expect(await deliveriesOf(hook.id)).toHaveLength(0);
+    const answered = await readJson<Record<string, unknown>>(await api('users', { method: 'PATCH', token: admin.token, json: { id: user.id, isActive: false } }));
+    expect(answered.status, answered.text).toBe(200);
+    // Deactivating someone already inactive changes nothing and sends nothing.
+    expect((await api('users', { method: 'PATCH', token: admin.token, json: { id: user.id, isActive: false } })).status).toBe(200);
+    const rows = await deliveriesOf(hook.id);
+    expect(rows.map((row) => row.event)).toEqual(['user.deactivated']);
+    expect((JSON.parse(rows[0]!.payload) as { data: unknown }).data).toEqual({ ...answered.body, actorId: admin.user.id });
+  });
+
   it('writes nothing when no hook is active', async () => {
     expect((await api('tickets', { method: 'POST', token: admin.token, json: { title: 'Quiet' } })).status).toBe(201);
     expect((await env.DB.prepare('SELECT count(*) AS n FROM webhook_deliveries').first<{ n: number }>())?.n).toBe(0);

@@ -6,6 +6,7 @@ import { auditCreated, auditUpdated, jsonColumn, jsonFlag, type AuditContext, ty
 import { USER_COLUMNS, toUser, written, type UserRow } from './rows';
 import { assignments, containsSql, uniqueOrConflict, whereSql, type Bind, type UniqueField } from './sql';
 import { unlessStale, updateRecord, versionMatches } from './versions';
+import { userDeactivatedEvent } from './webhook-events';
 
 export const EMAIL_TAKEN: UniqueField = { field: 'email', detail: 'Email address is already in use' };
 
@@ -145,6 +146,7 @@ export const updateUser = async (
         marks: changes.passwordHash === undefined ? [] : PASSWORD_MARK,
       }),
       updateRecord(db, { table: 'users', id, set: assignments(changes, COLUMNS), computed: [endsSessions(changes)], where, returning: USER_COLUMNS }),
+      ...(changes.isActive === false ? [userDeactivatedEvent(db, id, audit)] : []),
     ]),
     EMAIL_TAKEN,
   );

@@ -52,3 +52,16 @@ export const commentAddedEvent = (db: D1Database, ticketId: number, audit: Audit
     [ticketId],
     audit,
   );
+
+/** At the end of a user's update batch that set isActive false: only when that update took effect. */
+export const userDeactivatedEvent = (db: D1Database, id: number, audit: AuditContext) =>
+  webhookOutbox(
+    db,
+    'user.deactivated',
+    `SELECT json_object('id', u.id, 'firstName', u.first_name, 'surname', u.surname, 'email', u.email, 'isActive', json('false'), 'role', u.role,
+       'createdAt', u.created_at, 'updatedAt', u.updated_at, 'version', u.version)
+     FROM users u WHERE u.id = ?4 AND u.is_active = 0
+       AND EXISTS (SELECT 1 FROM audit_log WHERE request_id = ?3 AND entity = 'user' AND entity_id = ?4 AND changes ->> '$.isActive' IS NOT NULL)`,
+    [id],
+    audit,
+  );
