@@ -3,7 +3,7 @@ import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { THEME_STORAGE_KEY } from '../../src/client/lib/constants';
 import { WEBHOOK_EVENTS, type CreatedWebhook, type Webhook, type WebhookDelivery } from '../../src/shared/schemas/webhooks';
-import { DESKTOP, PHONE, type Viewport, browserPerFile, createUser, drawer, fieldError, heading, modal, settled, snap, tableRows, toast } from './fixtures';
+import { DESKTOP, PHONE, type Viewport, adminApi, browserPerFile, createUser, drawer, fieldError, heading, modal, settled, snap, tableRows, toast, uniqueTag } from './fixtures';
 
 // The webhooks page (docs/api.md) in Chromium. The provider's half of these calls is
 // proven in workerd; here each test answers /api/v1/webhooks… from a small in-memory stand-in
@@ -303,6 +303,44 @@ describe('the webhooks page', () => {
     await page.goto('/webhooks/');
     await heading(page, 'You do not have access to this page');
     expect(asked).toBe(0);
+  });
+});
+
+describe('the webhooks page on the real provider', () => {
+  // The e2e server runs without WEBHOOK_ALLOW_LOOPBACK, so no local receiver can be reached: the
+  // hook points at a documentation address (192.0.2.0/24, never routed), which the address guard
+  // lets through without a DNS lookup. Its deliveries stay queued or fail; what is proven here is
+  // the page against the provider's own answers.
+  it('adds a hook, shows the provider’s secret once, sends a test event into its log and deletes it', async () => {
+    const page = await chrome.open(DESKTOP);
+    const url = `https://192.0.2.1/hooks/${uniqueTag()}`;
+    await page.goto('/webhooks/');
+    await heading(page, 'Webhooks');
+    await page.getByRole('button', { name: 'Add webhook' }).first().click();
+    const dialog = modal(page);
+    await dialog.getByLabel(/^Address/).fill(url);
+    await dialog.getByLabel('ticket.created').check();
+    await dialog.getByRole('button', { name: 'Add webhook' }).click();
+    const secret = await dialog.getByTestId('webhook-secret').textContent();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+    const row = tableRows(page, 'Webhooks').filter({ hasText: url });
+    await row.click();
+    const panel = drawer(page);
+    await panel.getByText('Nothing sent yet', { exact: false }).waitFor();
+    await panel.getByRole('button', { name: 'Send test event' }).click();
+    await toast(page, 'success', 'Test event sent').waitFor();
+    await panel.getByRole('table', { name: 'Deliveries' }).getByText('webhook.test').waitFor();
+    // The secret is never read back: not in the page, nor in what the provider lists.
+    expect(await page.getByText(secret ?? '').count()).toBe(0);
+    expect(JSON.stringify(await adminApi('webhooks'))).not.toContain(secret);
+
+    await panel.getByRole('button', { name: 'Delete' }).click();
+    await modal(page).getByRole('button', { name: 'Delete' }).click();
+    await toast(page, 'success', 'Webhook deleted').waitFor();
+    await expect.poll(() => tableRows(page, 'Webhooks').filter({ hasText: url }).count()).toBe(0);
   });
 });
 
