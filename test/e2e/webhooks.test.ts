@@ -5,7 +5,7 @@ import { THEME_STORAGE_KEY } from '../../src/client/lib/constants';
 import { WEBHOOK_EVENTS, type CreatedWebhook, type Webhook, type WebhookDelivery } from '../../src/shared/schemas/webhooks';
 import { DESKTOP, PHONE, type Viewport, adminApi, browserPerFile, createUser, drawer, fieldError, heading, modal, settled, snap, tableRows, toast, uniqueTag } from './fixtures';
 
-// The webhooks page (docs/api.md) in Chromium. The provider's half of these calls is
+// The webhooks page (docs/api.md#webhooks) in Chromium. The provider's half of these calls is
 // proven in workerd; here each test answers /api/v1/webhooks… from a small in-memory stand-in
 // that keeps what the page sent, so every state the page must show (a hook turned off after 20
 // failures, failed deliveries to retry) can be set up without waiting on a real receiver.

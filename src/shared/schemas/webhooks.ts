@@ -1,7 +1,7 @@
 import { array, boolean, number, object, string, type InferType } from 'yup';
 import { line } from './fields';
 
-/** What a webhook may subscribe to (docs/api.md); `webhook.test` is sent only on request. */
+/** What a webhook may subscribe to (docs/api.md#webhook-events); `webhook.test` is sent only on request. */
 export const WEBHOOK_EVENTS = [
   'ticket.created',
   'ticket.updated',

@@ -3,7 +3,7 @@ import { Field } from 'react-final-form';
 import { WEBHOOK_EVENTS } from '../../../shared/schemas/webhooks';
 import { errorOf } from '../../lib/form/fields';
 
-/** The events a hook is sent, as one checkbox per event of docs/api.md (names as the receiver sees them). */
+/** The events a hook is sent, as one checkbox per event of docs/api.md#webhook-events (names as the receiver sees them). */
 export function EventsField() {
   return (
     <Field<string[]> name="events">
