@@ -305,6 +305,27 @@ describe('webhook consumer', () => {
     ).results.map((row) => row.user_id);
     expect(notices).toEqual(expect.arrayContaining([admin.user.id, other.user.id]));
     expect(new Set(notices).size).toBe(notices.length);
+
+    // While it is off nothing is sent and the delivery waits; turning it on queues it again.
+    const waiting = await testDelivery(env.DB, hook.id, admin.user.id);
+    const { sent, deps: ok } = receiver(() => new Response('ok'));
+    await env.DB.prepare("UPDATE webhook_deliveries SET event = 'ticket.created' WHERE id = ?1").bind(waiting.id).run();
+    expect((await runBatch([waiting.id], ok)).explicitAcks).toEqual(['m0']);
+    expect(sent).toHaveLength(0);
+    const sends: string[] = [];
+    const queue = env.WEBHOOKS as Queue<WebhookMessage>;
+    const sendBatch = queue.sendBatch.bind(queue);
+    queue.sendBatch = async (messages, options) => {
+      sends.push(...[...messages].map((message) => message.body.deliveryId));
+      return sendBatch(messages, options);
+    };
+    try {
+      expect((await api(`webhooks/${hook.id}`, { method: 'PATCH', token: admin.token, json: { active: true } })).status).toBe(200);
+    } finally {
+      queue.sendBatch = sendBatch;
+    }
+    expect(sends).toContain(waiting.id);
+    expect((await readJson<Webhook>(await api(`webhooks/${hook.id}`, { token: admin.token }))).body).toMatchObject({ active: true, consecutiveFailures: 0 });
   });
 
   it('a success starts the failure count afresh', async () => {

@@ -135,6 +135,13 @@ export const webhookOutbox = (db: D1Database, event: WebhookEvent, dataSql: stri
 export const deliveriesOfRequest = async (db: D1Database, requestId: string) =>
   (await db.prepare("SELECT id FROM webhook_deliveries WHERE request_id = ?1 AND status = 'queued'").bind(requestId).all<{ id: string }>()).results.map((row) => row.id);
 
+/**
+ * The deliveries of a hook still waiting to be sent: those a hook turned off left unsent go on the
+ * queue again when it is turned back on, so an outage of the receiver loses nothing.
+ */
+export const waitingDeliveries = async (db: D1Database, webhookId: number) =>
+  (await db.prepare("SELECT id FROM webhook_deliveries WHERE webhook_id = ?1 AND status = 'queued' ORDER BY at").bind(webhookId).all<{ id: string }>()).results.map((row) => row.id);
+
 /** A `webhook.test` delivery to one hook, active or not. */
 export const testDelivery = async (db: D1Database, webhookId: number, actorId: number) => {
   const row = await db

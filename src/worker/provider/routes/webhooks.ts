@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { createWebhookSchema, deliveryListQuerySchema, updateWebhookSchema } from '../../../shared/schemas/webhooks';
 import type { CreatedWebhook, Webhook, WebhookDelivery } from '../../../shared/schemas/webhooks';
 import type { Page } from '../../../shared/types';
-import { createWebhook, findWebhook, listDeliveries, listWebhooks, removeWebhook, requeueDelivery, testDelivery, updateWebhook } from '../db/webhooks';
+import { createWebhook, findWebhook, listDeliveries, listWebhooks, removeWebhook, requeueDelivery, testDelivery, updateWebhook, waitingDeliveries } from '../db/webhooks';
 import { auditContext } from '../http/audit-context';
 import { assertMay, requireAuth, type ProviderEnv } from '../http/auth';
 import { badRequest } from '../http/errors';
@@ -45,7 +45,9 @@ export const webhookRoutes = new Hono<ProviderEnv>()
     const id = readId(c);
     const changes = c.req.valid('json');
     await assertAddress(c, changes.url);
-    return c.json<Webhook>(await updateWebhook(c.env.DB, id, changes, auditContext(c)));
+    const updated = await updateWebhook(c.env.DB, id, changes, auditContext(c));
+    if (changes.active === true) await enqueueDeliveries(c.env, await waitingDeliveries(c.env.DB, id));
+    return c.json<Webhook>(updated);
   })
   .delete('/:id', async (c) => {
     await removeWebhook(c.env.DB, readId(c), auditContext(c));
