@@ -289,6 +289,35 @@ describe('the webhooks page', () => {
     expect(await page.getByText('Could not load this list').count()).toBe(0);
   });
 
+  it('is where the bell’s notice of a hook turned off leads', async () => {
+    const page = await chrome.open(DESKTOP);
+    await standIn(page, { hooks: [turnedOffHook], deliveries: { 7: turnedOffLog } });
+    const notice = {
+      id: 1,
+      at: '2026-11-25T12:00:01.000Z',
+      kind: 'webhook_disabled',
+      entity: 'webhook',
+      entityId: 7,
+      title: `Webhook turned off after 20 failed deliveries: ${turnedOffHook.url}`,
+      actorId: null,
+      actorName: null,
+      readAt: null,
+      commentId: null,
+    };
+    await page.route(/\/api\/v1\/notifications(?:\?|$)/, (route) =>
+      route.request().method() === 'GET'
+        ? route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ items: [notice], total: 1, page: 1, pageSize: 20, unread: 1 }) })
+        : route.fallback(),
+    );
+    await page.route(/\/api\/v1\/notifications\/read$/, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ unread: 0 }) }));
+    await page.goto('/dashboard/');
+    await heading(page, 'Dashboard');
+    await page.getByTestId('bell').click();
+    await page.getByTestId('notification').filter({ hasText: 'Webhook turned off' }).click();
+    await page.waitForURL('**/webhooks/?id=7');
+    await drawer(page).getByText('Turned off after repeated failures').waitFor();
+  });
+
   it('is not offered to someone who is not an admin', async () => {
     const user = await createUser();
     const page = await chrome.open(DESKTOP, { as: user });

@@ -38,6 +38,7 @@ const RECORD_LINKS: Partial<Record<RecordKind, (id: number) => string>> = {
   company: links.company,
   ticket_category: links.ticketCategory,
   statement: links.statement,
+  webhook: links.webhook,
 };
 
 /**

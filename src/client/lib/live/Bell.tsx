@@ -62,6 +62,8 @@ export function Bell() {
   const open = (item: Notification) => {
     setOpened(false);
     if (item.entity === 'ticket') navigate(links.ticket(item.entityId, item.commentId));
+    // A hook turned off after its failures: its drawer says why and lists the failed deliveries.
+    if (item.entity === 'webhook') navigate(links.webhook(item.entityId));
     // A timesheet notice's title starts with its week (`2026-W47`).
     const monday = item.entity === 'timesheet' ? isoWeekMonday(item.title.slice(0, 8)) : undefined;
     if (monday) navigate(links.timesheetWeek(monday));
