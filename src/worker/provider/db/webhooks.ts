@@ -206,8 +206,8 @@ export const markDelivered = (db: D1Database, delivery: PendingDelivery, outcome
   ]);
 
 /**
- * Records a failed attempt: `retryInSeconds` keeps it queued for the next, null fails it for good.
- * The hook's failures in a row go up; at WEBHOOK_FAILURE_LIMIT it is turned off and every active
+ * Records a failed attempt: `retryInSeconds` keeps it queued for the next, null fails it for good,
+ * and then the hook's failures in a row go up; at WEBHOOK_FAILURE_LIMIT it is turned off and every active
  * admin gets a `webhook_disabled` notification, in the same batch. Answers whether it was turned off.
  */
 export const markFailed = async (db: D1Database, delivery: PendingDelivery, outcome: Outcome, retryInSeconds: number | null) => {
@@ -218,7 +218,9 @@ export const markFailed = async (db: D1Database, delivery: PendingDelivery, outc
            next_at = CASE WHEN ?6 IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+' || ?6 || ' seconds') END WHERE id = ?1`,
       )
       .bind(delivery.id, retryInSeconds === null ? 'failed' : 'queued', outcome.status, outcome.ms, outcome.error?.slice(0, 500) ?? null, retryInSeconds),
-    db.prepare('UPDATE webhooks SET consecutive_failures = consecutive_failures + 1 WHERE id = ?1').bind(delivery.webhookId),
+    // A failure here is a delivery that failed for good, after every retry: a receiver down for an
+    // hour (a burst of events failing their first attempts) turns nothing off and loses nothing.
+    db.prepare('UPDATE webhooks SET consecutive_failures = consecutive_failures + 1 WHERE id = ?1 AND ?2 IS NULL').bind(delivery.webhookId, retryInSeconds),
     db.prepare('UPDATE webhooks SET active = 0 WHERE id = ?1 AND active = 1 AND consecutive_failures >= ?2').bind(delivery.webhookId, WEBHOOK_FAILURE_LIMIT),
     db
       .prepare(
