@@ -24,7 +24,8 @@ export const enqueueDeliveries = async (env: ProviderBindings, ids: string[]) =>
 export const enqueueWebhooks: MiddlewareHandler<ProviderEnv> = async (c, next) => {
   await next();
   const requestId = requestIdOf(c);
-  if (READS.has(c.req.method) || c.res.status >= 400 || !requestId || !c.env.WEBHOOKS) return;
+  // A POST that wrote nothing (a live ticket) has no events either.
+  if (READS.has(c.req.method) || c.res.status >= 400 || !requestId || !c.env.WEBHOOKS || c.get('live') === 'wroteNothing') return;
   c.executionCtx.waitUntil(
     deliveriesOfRequest(c.env.DB, requestId)
       .then((ids) => enqueueDeliveries(c.env, ids))
