@@ -37,10 +37,10 @@ export type Ledger = (typeof LEDGERS)[number];
 export const CLOSING_LEDGERS = ['autofi', '3dtracking'] as const;
 export type ClosingLedger = (typeof CLOSING_LEDGERS)[number];
 export const isClosingLedger = (value: string): value is ClosingLedger => (CLOSING_LEDGERS as readonly string[]).includes(value);
-const PREFIXES: Record<Ledger, string> = { gifs: 'GIFS', autofi: 'AUTOFI', '3dtracking': '3DTRACKING' };
+export const LEDGER_PREFIXES: Record<Ledger, string> = { gifs: 'GIFS', autofi: 'AUTOFI', '3dtracking': '3DTRACKING' };
 
 /** A document's number: the first of a month is GIFS-2033-01-1 (AUTOFI-2033-01-1), later ones count on. */
-export const statementNumber = (period: string, sequence: number, ledger: Ledger = 'gifs') => `${PREFIXES[ledger]}-${period}-${sequence}`;
+export const statementNumber = (period: string, sequence: number, ledger: Ledger = 'gifs') => `${LEDGER_PREFIXES[ledger]}-${period}-${sequence}`;
 
 const PERIOD = /^\d{4}-(0[1-9]|1[0-2])$/;
 export const period = () => string().matches(PERIOD, 'Must be a month as YYYY-MM');

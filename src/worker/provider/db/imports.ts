@@ -8,6 +8,7 @@ import type { AuditContext } from './audit';
 import { readPage } from './pagination';
 import { rowsOf, written } from './rows';
 import { NOW_SQL, fullName, whereSql } from './sql';
+import { webhookOutbox } from './webhooks';
 
 /**
  * Ledger imports (README "Ledger imports"). An import is one D1 batch, so all of its lines are
@@ -207,7 +208,8 @@ export const IMPORT_INSERT_SQL = `INSERT INTO invoice_lines (source, company_id,
  * rule is in the write, so no edit between the check and the write slips through. That throws
  * RowsDiffer.
  */
-export const importLines = async (db: D1Database, source: InvoiceSource, fileName: string, rows: CheckedRow[], { actorId, requestId }: AuditContext): Promise<ImportResult> => {
+export const importLines = async (db: D1Database, source: InvoiceSource, fileName: string, rows: CheckedRow[], audit: AuditContext): Promise<ImportResult> => {
+  const { actorId, requestId } = audit;
   const lines = rows.map((r) => ({ c: r.companyId, p: r.period, d: r.description, q: r.quantity, u: r.unitPriceCents, r: r.reference }));
   const inserts = jsonChunks(lines).map((chunk) => db.prepare(IMPORT_INSERT_SQL).bind(source, chunk));
   const results = await writeBatch(db, [
@@ -228,8 +230,9 @@ export const importLines = async (db: D1Database, source: InvoiceSource, fileNam
          FROM import_batches WHERE id = ${THIS_BATCH}`,
       )
       .bind(actorId, requestId),
+    importCompletedEvent(db, audit),
   ]);
-  const batch = written(rowsOf<{ id: number; created: number; duplicates: number }>(results[results.length - 2])[0], 'import');
+  const batch = written(rowsOf<{ id: number; created: number; duplicates: number }>(results[results.length - 3])[0], 'import');
   return { batchId: batch.id, created: batch.created, duplicates: batch.duplicates };
 };
 
@@ -277,6 +280,22 @@ const BATCH_SELECT = `SELECT b.*, ${fullName('u')} AS user_name,
   (SELECT count(*) FROM invoice_lines l WHERE l.import_batch_id = b.id) AS lines,
   (SELECT count(*) FROM invoice_lines l WHERE l.import_batch_id = b.id AND l.status <> 'draft') AS billed_lines
   FROM import_batches b LEFT JOIN users u ON u.id = b.user_id`;
+
+/**
+ * The `import.completed` event (docs/api.md#webhook-events), last in an import's batch: the import
+ * as `GET invoices/imports` answers it (toBatch in SQL, over the same SELECT). Its lines are
+ * announced by it, not one `invoice_line.created` each.
+ */
+const importCompletedEvent = (db: D1Database, audit: AuditContext) =>
+  webhookOutbox(
+    db,
+    'import.completed',
+    `SELECT json_object('id', r.id, 'source', r.source, 'fileName', r.file_name, 'rows', r.rows, 'created', r.created, 'duplicates', r.duplicates,
+       'userId', r.user_id, 'userName', r.user_name, 'at', r.created_at, 'undoneAt', r.undone_at, 'lines', r.lines, 'billedLines', r.billed_lines)
+     FROM (${BATCH_SELECT} WHERE b.id = ${THIS_BATCH}) r`,
+    [],
+    audit,
+  );
 
 const toBatch = (row: BatchRow): ImportBatch => ({
   id: row.id,

@@ -7,6 +7,7 @@ import { assertReferencesExist } from './references';
 import { LINE_SELECT, rowsOf, toLine, written, type LineRow } from './rows';
 import { NOW_SQL, assignments, columnOf, whereSql, type Bind, type Condition } from './sql';
 import { VERSION_BUMP, unlessStale, updateRecord, versionMatches } from './versions';
+import { lineCreatedEvent } from './webhook-events';
 
 const filters = (source: InvoiceSource, query: Pick<LineListQuery, 'period' | 'status'>) =>
   whereSql([
@@ -68,6 +69,8 @@ export const insertLine = async (db: D1Database, source: InvoiceSource, line: Li
       )
       .bind(source, line.companyId ?? null, line.period, line.description, line.quantity, line.unitPriceCents, line.reference ?? '', line.status ?? 'draft'),
     auditCreated(db, audit, LINE_AUDIT),
+    // Right after the entry, which names the new line (docs/api.md#webhook-events).
+    lineCreatedEvent(db, audit),
   ]);
   return written(await findLine(db, written(inserted?.results[0], 'invoice line').id), 'invoice line');
 };

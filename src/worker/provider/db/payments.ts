@@ -9,6 +9,7 @@ import { rowsOf } from './rows';
 import { columnOf, type Condition } from './sql';
 import { STATEMENT_AUDIT } from './statement-audit';
 import { updateRecord } from './versions';
+import { statementMovedEvent } from './webhook-events';
 
 /** The payments recorded against statement `s`. */
 export const PAID_SUM = '(SELECT coalesce(sum(p.amount_cents), 0) FROM statement_payments p WHERE p.statement_id = s.id)';
@@ -50,9 +51,9 @@ const paidWhenReached = (db: D1Database, id: number, audit: AuditContext) => sta
  * The guarded batch of a payment: the row only when the statement is issued and the amount fits
  * within its balance (both in the INSERT's WHERE, so two payments racing for the last cent cannot
  * both land), its entry in the statement's history, then the statement paid when the payments
- * reach its total.
+ * reach its total, with its `statement.paid` event (docs/api.md#webhook-events) only then.
  */
-const payment = (db: D1Database, id: number, { paidOn, amountCents, method, reference }: PaymentPayload, audit: AuditContext) => [
+const payment = (db: D1Database, id: number, { paidOn, amountCents, method, reference }: PaymentPayload, issuer: StatementIssuer, audit: AuditContext) => [
   db
     .prepare(
       `INSERT INTO statement_payments (statement_id, paid_on, amount_cents, method, reference)
@@ -62,6 +63,7 @@ const payment = (db: D1Database, id: number, { paidOn, amountCents, method, refe
     .bind(id, paidOn, amountCents, method, reference ?? ''),
   auditCreated(db, audit, PAYMENT_AUDIT),
   ...paidWhenReached(db, id, audit),
+  statementMovedEvent(db, id, 'paid', issuer, audit),
 ];
 
 /**
@@ -92,8 +94,8 @@ const refusedPayment = async (db: D1Database, id: number) => {
 };
 
 /** Records a payment against an issued statement (README "Billing rules"); null when there is no such statement. */
-export const recordPayment = async (db: D1Database, id: number, body: PaymentPayload, audit: AuditContext) => {
-  const [inserted] = await db.batch<{ id: number }>(payment(db, id, body, audit));
+export const recordPayment = async (db: D1Database, id: number, body: PaymentPayload, issuer: StatementIssuer, audit: AuditContext) => {
+  const [inserted] = await db.batch<{ id: number }>(payment(db, id, body, issuer, audit));
   if (inserted?.results[0]) return true;
   const refusal = await refusedPayment(db, id);
   if (!refusal) return null;

@@ -27,6 +27,7 @@ import {
 import { STATEMENT_AUDIT as AUDIT } from './statement-audit';
 import { NOW_SQL, columnOf, uniqueOrConflict, whereSql, type Condition } from './sql';
 import { VERSION_BUMP, unlessStale, updateRecord, versionMatches } from './versions';
+import { statementMovedEvent } from './webhook-events';
 
 // Statements bill the GIFS contract: its SLA and Azure lines of one month.
 export const STATEMENT_SOURCES = ['gifs-sla', 'gifs-azure'] as const;
@@ -164,9 +165,15 @@ const billedCopy = (db: D1Database, id: number, issued: string) => [
  * refused move changes nothing. Issuing freezes the lines as invoiced; voiding hands them back as
  * approved and unbilled, while the statement keeps its copy and total. The
  * lines take the statement's own time, so no line of an issued statement is newer than its issue.
- * With `version` (If-Match) the statement must also still be at that version.
+ * With `version` (If-Match) the statement must also still be at that version. The move's event
+ * (docs/api.md#webhook-events) comes last, so it reads the statement as the whole batch left it.
  */
-const transition = (db: D1Database, id: number, { status, from, reason }: StatementChanges, audit: AuditContext, version: number | undefined) => {
+const transition = (db: D1Database, id: number, changes: StatementChanges, issuer: StatementIssuer, audit: AuditContext, version: number | undefined) => [
+  ...moveSteps(db, id, changes, audit, version),
+  statementMovedEvent(db, id, changes.status, issuer, audit),
+];
+
+const moveSteps = (db: D1Database, id: number, { status, from, reason }: StatementChanges, audit: AuditContext, version: number | undefined) => {
   const required = STATEMENT_TRANSITIONS[status];
   // The status the move leaves, which must be the one the caller expects to leave (`from`), and
   // for a void no payments: a statement with payments is not voided, they are reversed first, so
@@ -240,7 +247,7 @@ export const moveStatement = async (
   audit: AuditContext,
   version?: number,
 ) => {
-  const [, moved] = await db.batch(transition(db, id, changes, audit, version));
+  const [, moved] = await db.batch(transition(db, id, changes, issuer, audit, version));
   if (!moved?.meta.changes) {
     const refusal = await refusedMove(db, id, changes, issuer, version);
     if (!refusal) return null;

@@ -69,7 +69,7 @@ export const invoiceRoutes = new Hono<ProviderEnv>()
   })
   .post('/gifs/statements/:id/payments', statementsRole, jsonBody(paymentSchema), async (c) => {
     const id = readId(c);
-    foundOr404(await recordPayment(c.env.DB, id, c.req.valid('json'), auditContext(c)), 'Statement');
+    foundOr404(await recordPayment(c.env.DB, id, c.req.valid('json'), issuerOf(c.env), auditContext(c)), 'Statement');
     return c.json(written(await findStatement(c.env.DB, id, issuerOf(c.env)), 'statement'), 201);
   })
   .delete('/gifs/statements/:id/payments/:paymentId', requireRole('reversePayments'), async (c) => {
