@@ -20,8 +20,9 @@ export interface SizeFigure {
 }
 
 const KB = 1000;
-// The sign-in JavaScript's budget rose from 140 to 141 kB on 2026-11-26 (docs/decisions.md#performance-budgets).
-export const SIZE_BUDGETS = { loginJs: 141 * KB, routeChunk: 40 * KB, loginCss: 30 * KB, worker: 100 * KB } as const;
+// The sign-in JavaScript's budget rose from 140 to 141 kB, and the Worker's from 100 to 110 kB, on
+// 2026-11-26 (docs/decisions.md#performance-budgets).
+export const SIZE_BUDGETS = { loginJs: 141 * KB, routeChunk: 40 * KB, loginCss: 30 * KB, worker: 110 * KB } as const;
 
 const gzipped = (file: string) => gzipSync(readFileSync(file), { level: 9 }).byteLength;
 const isCharts = (chunk: ManifestChunk) => chunk.name === 'charts';
