@@ -22,3 +22,12 @@ export const requestIdOf = (c: Context) => {
 
 /** Who is acting and in which request, for the audit entry of a signed-in call's write. */
 export const auditContext = (c: Context<ProviderEnv>): AuditContext & { actorId: number } => ({ actorId: c.get('userId'), requestId: requestIdOf(c) });
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Whether the answered request committed a write whose audit entries (and webhook deliveries) the
+ * after-commit steps should look for: a success to anything but a read, unless the route said it
+ * wrote nothing (a live ticket).
+ */
+export const committedWrite = (c: Context<ProviderEnv>) => !READS.has(c.req.method) && c.res.status < 400 && c.get('live') !== 'wroteNothing';

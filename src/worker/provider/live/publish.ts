@@ -2,11 +2,9 @@ import type { MiddlewareHandler } from 'hono';
 import { changesOfRequest } from '../db/live';
 import { notificationsOfRequest } from '../db/notifications';
 import type { ProviderBindings } from '../env';
-import { requestIdOf } from '../http/audit-context';
+import { committedWrite, requestIdOf } from '../http/audit-context';
 import type { ProviderEnv } from '../http/auth';
 import { teamHub } from './team-hub';
-
-const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 const publish = async (env: ProviderBindings, actorId: number, requestId: string | null, signedOut: boolean) => {
   const [changes, notifications] = requestId
@@ -28,7 +26,7 @@ export const publishChanges: MiddlewareHandler<ProviderEnv> = async (c, next) =>
   await next();
   const actorId = c.get('userId');
   const live = c.get('live');
-  if (READS.has(c.req.method) || c.res.status >= 400 || actorId === undefined || live === 'wroteNothing') return;
+  if (!committedWrite(c) || actorId === undefined) return;
   c.executionCtx.waitUntil(
     publish(c.env, actorId, requestIdOf(c), live === 'signedOut').catch((error: unknown) => console.error('live: publish failed', error)),
   );

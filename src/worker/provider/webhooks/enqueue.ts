@@ -1,10 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
 import { deliveriesOfRequest } from '../db/webhooks';
 import type { ProviderBindings } from '../env';
-import { requestIdOf } from '../http/audit-context';
+import { committedWrite, requestIdOf } from '../http/audit-context';
 import type { ProviderEnv } from '../http/auth';
 
-const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Queues take at most 100 messages per sendBatch. */
 const SEND_BATCH = 100;
 
@@ -24,8 +23,7 @@ export const enqueueDeliveries = async (env: ProviderBindings, ids: string[]) =>
 export const enqueueWebhooks: MiddlewareHandler<ProviderEnv> = async (c, next) => {
   await next();
   const requestId = requestIdOf(c);
-  // A POST that wrote nothing (a live ticket) has no events either.
-  if (READS.has(c.req.method) || c.res.status >= 400 || !requestId || !c.env.WEBHOOKS || c.get('live') === 'wroteNothing') return;
+  if (!committedWrite(c) || !requestId || !c.env.WEBHOOKS) return;
   c.executionCtx.waitUntil(
     deliveriesOfRequest(c.env.DB, requestId)
       .then((ids) => enqueueDeliveries(c.env, ids))
