@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import WebSocket from 'ws';
 import { AUTH_STORAGE_KEY } from '../../src/client/lib/constants';
 import { LIVE_SOCKETS_PER_PERSON } from '../../src/shared/live';
@@ -121,15 +121,20 @@ const benchFanOut = async (admin: string, other: string, holders: string[]): Pro
   };
 };
 
+/** A page of `person`'s, signed in as the app keeps a session (its stored token), on BASE. */
+const signedInPage = async (browser: Browser, person: Awaited<ReturnType<typeof signIn>>) => {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, baseURL: BASE });
+  const stored = JSON.stringify({ token: person.token, user: { id: person.userId, firstName: person.firstName, surname: person.surname, email: person.email, role: person.role } });
+  // Strings, not functions: tsx would wrap functions in helpers the page does not have.
+  await context.addInitScript(`localStorage.setItem(${JSON.stringify(AUTH_STORAGE_KEY)}, ${JSON.stringify(stored)})`);
+  return context.newPage();
+};
+
 /** Another person's open ticket list shows a changed title: from the save's answer to the row painted. */
 const benchListInBrowser = async (admin: string, staff: Awaited<ReturnType<typeof signIn>>): Promise<BenchRow> => {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
   try {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, baseURL: BASE });
-    const stored = JSON.stringify({ token: staff.token, user: { id: staff.userId, firstName: staff.firstName, surname: staff.surname, email: staff.email, role: staff.role } });
-    // Strings, not functions: tsx would wrap functions in helpers the page does not have.
-    await context.addInitScript(`localStorage.setItem(${JSON.stringify(AUTH_STORAGE_KEY)}, ${JSON.stringify(stored)})`);
-    const page = await context.newPage();
+    const page = await signedInPage(browser, staff);
     const ticket = await call<{ id: number }>(admin, 'tickets', { method: 'POST', body: { title: 'Watched title' } });
     const socket = page.waitForEvent('websocket');
     await page.goto('/tickets/?sort=-createdAt');
@@ -164,10 +169,7 @@ const benchListInBrowser = async (admin: string, staff: Awaited<ReturnType<typeo
 const benchCatchUp = async (admin: string, staff: Awaited<ReturnType<typeof signIn>>): Promise<BenchRow> => {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
   try {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, baseURL: BASE });
-    const stored = JSON.stringify({ token: staff.token, user: { id: staff.userId, firstName: staff.firstName, surname: staff.surname, email: staff.email, role: staff.role } });
-    await context.addInitScript(`localStorage.setItem(${JSON.stringify(AUTH_STORAGE_KEY)}, ${JSON.stringify(stored)})`);
-    const page = await context.newPage();
+    const page = await signedInPage(browser, staff);
     // The page's sockets pass through here, so one can be cut as a dropped connection would be.
     const sockets: { close: (options: { code: number }) => Promise<void> }[] = [];
     let helloSeen = () => {};
@@ -188,7 +190,7 @@ const benchCatchUp = async (admin: string, staff: Awaited<ReturnType<typeof sign
     await hello;
     await page.getByRole('table', { name: 'Tickets' }).getByText('Catch-up 0').waitFor();
 
-    await context.setOffline(true);
+    await page.context().setOffline(true);
     await sockets[0]?.close({ code: 1012 });
     await page.getByTestId('live-offline').waitFor();
     for (let i = 0; i < CATCH_UP_CHANGES; i++) {
@@ -201,7 +203,7 @@ const benchCatchUp = async (admin: string, staff: Awaited<ReturnType<typeof sign
       if (url.pathname.startsWith('/api/v1/')) calls.push(`${request.method()} ${url.pathname.slice('/api/v1/'.length)}`);
     });
     const online = performance.now();
-    await context.setOffline(false);
+    await page.context().setOffline(false);
     const last = `Caught up ${CATCH_UP_TICKETS - 1} #${CATCH_UP_CHANGES / CATCH_UP_TICKETS - 1}`;
     await page.getByRole('table', { name: 'Tickets' }).getByText(last).waitFor({ timeout: 60_000 });
     const shownAfter = performance.now() - online;
