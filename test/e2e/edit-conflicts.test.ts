@@ -64,11 +64,12 @@ describe('two tabs save the same ticket', () => {
     await notice.waitFor({ state: 'hidden' });
     expect(await adminApi<Ticket>(`tickets/${ticket.id}`)).toMatchObject({ priority: 'urgent', description: 'B wrote this carefully' });
 
-    // Changed again elsewhere; this time B takes their version instead.
-    await adminApi(`tickets/${ticket.id}`, { method: 'PATCH', body: { title: `${ticket.title} renamed` } });
-    // Saved, B's drawer went back to reading; B edits again.
+    // Saved, B's drawer went back to reading; B edits again, and while B types it is changed
+    // elsewhere. (Changed before B opens the form, the live channel may already have brought the
+    // new version into it, and the save would rightly go through.) This time B takes their version.
     await drawer(tabB).getByRole('button', { name: /^Edit ticket #/ }).click();
     await drawer(tabB).getByLabel('Description').fill('A second thought');
+    await adminApi(`tickets/${ticket.id}`, { method: 'PATCH', body: { title: `${ticket.title} renamed` } });
     expect(await save(tabB)).toBe(412);
     await notice.waitFor();
     await notice.getByRole('button', { name: 'Reload their version' }).click();

@@ -140,6 +140,9 @@ describe('tickets page', () => {
     const page = await chrome.open();
     await openList(page);
     await search(page, ticket.title);
+    // The answer can arrive a render before the rows do: wait for this ticket's row, not the
+    // first row of the list the search replaces.
+    await expect.poll(() => rowIds(page), POLL).toEqual([ticket.id]);
     const row = tableRows(page, LIST).first();
     await expectText(row.locator('td:nth-child(3)'), 'Open');
     await row.click();
