@@ -3,25 +3,9 @@ import type { ChangedEvent, LiveChanges } from '../../src/shared/live';
 import { onLive, type LiveMessage } from '../../src/client/lib/live/bus';
 import { startLive } from '../../src/client/lib/live/connection';
 import { callApi } from '../../src/client/lib/endpoints';
+import { FakeSocket } from './fake-socket';
 
 vi.mock('../../src/client/lib/endpoints', () => ({ callApi: vi.fn() }));
-
-/** A stand-in for the browser's socket: the test says what it receives and when it closes. */
-class FakeSocket {
-  static readonly OPEN = 1;
-  static made: FakeSocket[] = [];
-  readyState = FakeSocket.OPEN;
-  onmessage: ((event: { data: string }) => void) | null = null;
-  onclose: ((event: { code: number }) => void) | null = null;
-  constructor(readonly url: string) {
-    FakeSocket.made.push(this);
-  }
-  receive(message: unknown) {
-    this.onmessage?.({ data: JSON.stringify(message) });
-  }
-  send() {}
-  close() {}
-}
 
 const change = (id: number, seq: number): ChangedEvent => ({
   type: 'changed', entity: 'ticket', id, version: 2, action: 'update', actorId: 2, actorName: 'Sam Smith', at: '2026-11-26T10:00:00Z', seq,

@@ -1,22 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startLive } from '../../src/client/lib/live/connection';
 import { FIRST_RECONNECT_SPREAD_MS } from '../../src/client/lib/live/reconnect-delay';
+import { FakeSocket } from './fake-socket';
 
 vi.mock('../../src/client/lib/endpoints', () => ({ callApi: vi.fn(() => Promise.resolve({ ticket: 'a-ticket', expiresAt: '' })) }));
-
-/** A stand-in for the browser's socket: the test says when it opens and closes. */
-class FakeSocket {
-  static readonly OPEN = 1;
-  static made: FakeSocket[] = [];
-  readyState = FakeSocket.OPEN;
-  onmessage: ((event: { data: string }) => void) | null = null;
-  onclose: ((event: { code: number }) => void) | null = null;
-  constructor(readonly url: string) {
-    FakeSocket.made.push(this);
-  }
-  send() {}
-  close() {}
-}
 
 describe('startLive: reconnecting after the socket drops', () => {
   beforeEach(() => {
