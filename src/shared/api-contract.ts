@@ -14,6 +14,8 @@ import type { AgingQuery, PaymentPayload, StatementListQuery } from './schemas/p
 import type { CompanyChanges, CompanyPayload, TicketCategoryChanges, TicketCategoryPayload } from './schemas/lookups';
 import type { DashboardQuery, TicketReportQuery, TimesheetQuery } from './schemas/reports';
 import type { SearchQuery } from './schemas/search';
+import type { CalendarChanges, CalendarPayload, SlaPolicyChanges, SlaPolicyPayload } from './schemas/sla';
+import type { Calendar, SlaPolicy } from './sla';
 import type { ApproveWeeksPayload, RejectWeekPayload, RejectWeeksPayload, TimesheetWeekQuery, UnapprovedWeeksQuery } from './schemas/timesheets';
 import type { BackupDownloadQuery } from './schemas/settings';
 import type { CommentPayload, TicketChanges, TicketListQuery, TicketPayload, TimeEntryChanges, TimeEntryPayload } from './schemas/tickets';
@@ -118,6 +120,20 @@ export interface ApiContract {
   'GET /ticket-categories/:id/uses': { response: LookupUses };
   'PATCH /ticket-categories/:id': { body: TicketCategoryChanges; response: TicketCategory };
   'DELETE /ticket-categories/:id': { response: null };
+
+  'GET /calendars': { query: ListQuery; response: Page<Calendar> };
+  'POST /calendars': { body: CalendarPayload; response: Calendar };
+  'GET /calendars/:id': { response: Calendar };
+  'GET /calendars/:id/uses': { response: LookupUses };
+  'PATCH /calendars/:id': { body: CalendarChanges; response: Calendar };
+  'DELETE /calendars/:id': { response: null };
+
+  'GET /sla-policies': { query: ListQuery; response: Page<SlaPolicy> };
+  'POST /sla-policies': { body: SlaPolicyPayload; response: SlaPolicy };
+  'GET /sla-policies/:id': { response: SlaPolicy };
+  'GET /sla-policies/:id/uses': { response: LookupUses };
+  'PATCH /sla-policies/:id': { body: SlaPolicyChanges; response: SlaPolicy };
+  'DELETE /sla-policies/:id': { response: null };
 
   'GET /tickets': { query: TicketListQuery; response: Page<Ticket> };
   'POST /tickets': { body: TicketPayload; response: Ticket };

@@ -25,6 +25,7 @@ export const PERMISSIONS = {
   reopenTimesheets: { roles: ['admin'], action: 'reopen approved weeks' },
   manageWebhooks: { roles: ['admin'], action: 'manage webhooks' },
   manageAnyApiToken: { roles: ['admin'], action: "see or remove other people's API tokens" },
+  manageServiceLevels: { roles: ['admin'], action: 'change calendars and service-level policies' },
 } as const satisfies Record<string, { roles: readonly Role[]; action: string }>;
 
 export type Permission = keyof typeof PERMISSIONS;

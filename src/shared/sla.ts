@@ -22,6 +22,8 @@ export interface Calendar {
   hours: CalendarHours[];
   /** `YYYY-MM-DD`, days off in the calendar's zone. */
   holidays: string[];
+  createdAt: string;
+  updatedAt: string;
   version: number;
 }
 
@@ -39,6 +41,8 @@ export interface SlaPolicy {
   calendarName: string;
   firstResponseMinutes: number;
   resolutionMinutes: number;
+  createdAt: string;
+  updatedAt: string;
   version: number;
 }
 

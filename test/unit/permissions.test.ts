@@ -20,6 +20,7 @@ const EXPECTED: Record<Permission, Role[]> = {
   reopenTimesheets: ['admin'],
   manageWebhooks: ['admin'],
   manageAnyApiToken: ['admin'],
+  manageServiceLevels: ['admin'],
 };
 
 describe('may', () => {

@@ -3,7 +3,7 @@ import { listQuerySchema } from './list';
 import { dateRange } from './filters';
 import { filterId } from './ids';
 
-export const AUDIT_ENTITIES = ['user', 'ticket', 'company', 'ticket_category', 'invoice_line', 'statement', 'backup', 'session', 'import', 'timesheet', 'webhook'] as const;
+export const AUDIT_ENTITIES = ['user', 'ticket', 'company', 'ticket_category', 'invoice_line', 'statement', 'backup', 'session', 'import', 'timesheet', 'webhook', 'calendar', 'sla_policy'] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'comment', 'time', 'password', 'login', 'login_failed', 'backup',
   'comment_edit', 'comment_delete', 'time_edit', 'time_delete', 'import', 'attach', 'detach',

@@ -17,6 +17,7 @@ import { companyRoutes, ticketCategoryRoutes } from './routes/lookups';
 import { dashboardRoutes, reportRoutes } from './routes/reports';
 import { searchRoutes } from './routes/search';
 import { settingsRoutes } from './routes/settings';
+import { calendarRoutes, slaPolicyRoutes } from './routes/sla';
 import { ticketRoutes } from './routes/tickets';
 import { timesheetRoutes } from './routes/timesheets';
 import { userRoutes } from './routes/users';
@@ -43,6 +44,8 @@ export const provider = new Hono<ProviderEnv>()
   .route('/settings', settingsRoutes)
   .route('/companies', companyRoutes)
   .route('/ticket-categories', ticketCategoryRoutes)
+  .route('/calendars', calendarRoutes)
+  .route('/sla-policies', slaPolicyRoutes)
   .route('/tickets', ticketRoutes)
   .route('/invoices', invoiceRoutes)
   .route('/reports', reportRoutes)

@@ -41,6 +41,8 @@ export const ENTITY_LABELS: Record<AuditEntity, string> = {
   import: 'Import',
   timesheet: 'Timesheet',
   webhook: 'Webhook',
+  calendar: 'Calendar',
+  sla_policy: 'Service-level policy',
 };
 
 // The API's field names (docs/architecture.md#roles-and-the-audit-log) as the pages label them; others are spelled out from camelCase.

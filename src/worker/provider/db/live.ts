@@ -21,6 +21,8 @@ const VERSION_SQL = `CASE a.entity
   WHEN 'ticket_category' THEN (SELECT version FROM ticket_categories WHERE id = a.entity_id)
   WHEN 'invoice_line' THEN (SELECT version FROM invoice_lines WHERE id = a.entity_id)
   WHEN 'statement' THEN (SELECT version FROM statements WHERE id = a.entity_id)
+  WHEN 'calendar' THEN (SELECT version FROM calendars WHERE id = a.entity_id)
+  WHEN 'sla_policy' THEN (SELECT version FROM sla_policies WHERE id = a.entity_id)
 END`;
 
 interface ChangeRow {

@@ -18,6 +18,9 @@ interface LookupSpec<R, T> {
   toApi: (row: R) => T;
   /** Tables whose rows point at a lookup row, which then cannot be deleted. */
   usedBy: { table: string; column: string; noun: string }[];
+  /** What reads list and answer from, when the answer names joined rows (a policy's calendar): a `(SELECT …) alias`. */
+  source?: string;
+  orderBy?: string;
 }
 
 // The name's look-alike-proof key is written in the same INSERT or UPDATE as the name, where the
@@ -25,7 +28,7 @@ interface LookupSpec<R, T> {
 const withNameKey = (fields: Record<string, unknown>) =>
   typeof fields.name === 'string' ? { ...fields, nameKey: nameKey(fields.name) } : fields;
 
-const lookupStore = <R, T extends Versioned>(spec: LookupSpec<R, T>) => {
+export const lookupStore = <R, T extends Versioned>(spec: LookupSpec<R, T>) => {
   const taken: UniqueField = { field: 'name', detail: `A ${spec.noun} with this name already exists` };
   const columns = { ...spec.columns, nameKey: 'name_key' };
   const fields: AuditFields = Object.fromEntries(
@@ -33,24 +36,28 @@ const lookupStore = <R, T extends Versioned>(spec: LookupSpec<R, T>) => {
   );
   const target = { entity: spec.entity, table: spec.table, fields };
   /** SQL true while no row refers to the row whose id is the parameter `id`. */
-  const unused = (id: string) => spec.usedBy.map(({ table, column }) => `NOT EXISTS (SELECT 1 FROM ${table} WHERE ${column} = ${id})`).join(' AND ');
+  const unused = (id: string) => spec.usedBy.map(({ table, column }) => `NOT EXISTS (SELECT 1 FROM ${table} WHERE ${column} = ${id})`).join(' AND ') || '1';
   /** The nouns of the tables whose rows refer to the row, in one SELECT. */
   const usedBy = async (db: D1Database, id: number) => {
+    if (!spec.usedBy.length) return [];
     const checks = spec.usedBy.map(({ table, column }, i) => `EXISTS (SELECT 1 FROM ${table} WHERE ${column} = ?1) AS u${i}`).join(', ');
     const row = await db.prepare(`SELECT ${checks}`).bind(id).first<Record<string, number>>();
     return spec.usedBy.filter((_, i) => row?.[`u${i}`] === 1).map((use) => use.noun);
   };
+  const source = spec.source ?? spec.table;
   const get = async (db: D1Database, id: number) => {
-    const row = await db.prepare(`SELECT * FROM ${spec.table} WHERE id = ?1`).bind(id).first<R>();
+    const row = await db.prepare(`SELECT * FROM ${source} WHERE id = ?1`).bind(id).first<R>();
     return row ? spec.toApi(row) : null;
   };
+  /** The answer for a written row: the row itself, or read again through `source` for its joined names. */
+  const answer = async (db: D1Database, row: R & { id: number }) => (spec.source ? written(await get(db, row.id), spec.noun) : spec.toApi(row));
   return {
     list: async (db: D1Database, query: ListQuery) => {
       const { q } = query;
       const list = {
-        select: `SELECT * FROM ${spec.table}`,
-        counted: spec.table,
-        orderBy: 'name COLLATE NOCASE, id',
+        select: `SELECT * FROM ${source}`,
+        counted: source,
+        orderBy: spec.orderBy ?? 'name COLLATE NOCASE, id',
         ...whereSql([q && ((bind) => containsSql('name', bind(q)))]),
       };
       return (await readPage(db, list, query, (rows: R[]) => rows.map(spec.toApi))).page;
@@ -61,27 +68,27 @@ const lookupStore = <R, T extends Versioned>(spec: LookupSpec<R, T>) => {
     insert: async (db: D1Database, values: Record<string, unknown>, audit: AuditContext) => {
       const list = assignments(withNameKey(values), columns);
       const [inserted] = await uniqueOrConflict(
-        db.batch<R>([
+        db.batch<R & { id: number }>([
           db.prepare(insertSql(spec.table, list)).bind(...valuesOf(list)),
           auditCreated(db, audit, target),
         ]),
         taken,
       );
-      return spec.toApi(written(inserted?.results[0], spec.noun));
+      return answer(db, written(inserted?.results[0], spec.noun));
     },
 
     /** Null when the id is unknown; with `version` (If-Match), StaleVersion when the row moved on from it. */
     update: async (db: D1Database, id: number, changes: Record<string, unknown>, audit: AuditContext, version?: number) => {
       const where = [versionMatches(version)];
       const [, updated] = await uniqueOrConflict(
-        db.batch<R>([
+        db.batch<R & { id: number }>([
           auditUpdated(db, audit, { ...target, id, values: changes, where }),
           updateRecord(db, { table: spec.table, id, set: assignments(withNameKey(changes), columns), where, returning: '*' }),
         ]),
         taken,
       );
       const row = updated?.results[0];
-      if (row) return spec.toApi(row);
+      if (row) return answer(db, row);
       unlessStale(await get(db, id), version);
       return null;
     },
@@ -120,6 +127,7 @@ export const companies = lookupStore({
     { table: 'tickets', column: 'company_id', noun: 'tickets' },
     { table: 'invoice_lines', column: 'company_id', noun: 'invoice lines' },
     { table: 'statements', column: 'company_id', noun: 'statements' },
+    { table: 'sla_policies', column: 'company_id', noun: 'service-level policies' },
   ],
 });
 
@@ -129,5 +137,8 @@ export const ticketCategories = lookupStore({
   noun: 'ticket category',
   columns: { name: 'name', description: 'description', isActive: 'is_active' },
   toApi: toTicketCategory,
-  usedBy: [{ table: 'tickets', column: 'category_id', noun: 'tickets' }],
+  usedBy: [
+    { table: 'tickets', column: 'category_id', noun: 'tickets' },
+    { table: 'sla_policies', column: 'category_id', noun: 'service-level policies' },
+  ],
 });

@@ -5,6 +5,7 @@ const REFERENCES = {
   categoryId: { table: 'ticket_categories', noun: 'ticket category' },
   assigneeId: { table: 'users', noun: 'user' },
   userId: { table: 'users', noun: 'user' },
+  calendarId: { table: 'calendars', noun: 'calendar' },
 } as const;
 
 type Reference = keyof typeof REFERENCES;

@@ -17,7 +17,7 @@ import { jsonBody, queryOf } from '../http/validate';
 import { readIfMatch, versioned } from '../http/versions';
 
 /** List, create, read, edit and delete for one lookup table; every role reads, admins write. */
-const lookupRoutes = <T extends Versioned, C extends ObjectSchema<AnyObject>, U extends ObjectSchema<AnyObject>>(
+export const lookupRoutes = <T extends Versioned, C extends ObjectSchema<AnyObject>, U extends ObjectSchema<AnyObject>>(
   store: LookupStore<T>,
   noun: string,
   permission: Permission,
