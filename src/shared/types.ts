@@ -1,4 +1,5 @@
 import type { Role } from './permissions';
+import type { TicketSla } from './sla';
 import type { ApiTokenAccess } from './schemas/api-tokens';
 import type { AuditAction, AuditEntity } from './schemas/audit';
 import type { InvoiceSource, Ledger, LineStatus, StatementStatus } from './schemas/invoices';
@@ -211,6 +212,8 @@ export interface Ticket extends Versioned {
   reporterName: string | null;
   dueAt: string | null;
   resolvedAt: string | null;
+  /** The service-level clock (docs/api.md#service-levels); null when no policy matches. */
+  sla?: TicketSla | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -7,6 +7,7 @@ import { RecordPresence } from '../../lib/live/RecordPresence';
 import { useReadingRecord } from '../../lib/live/use-reading-record';
 import type { RecordOption } from '../../lib/record-options';
 import { MentionText } from '../../lib/ui/MentionText';
+import { SlaClock } from '../../lib/sla/SlaClock';
 import { TicketFact } from './TicketFact';
 import classes from './ticket-view.module.css';
 import type { TicketChange } from './use-ticket-change';
@@ -35,6 +36,7 @@ export function TicketView({ ticket, people, change, onEdit, actions }: TicketVi
     ['Company', ticket.companyName ?? '—'],
     ['Category', ticket.categoryName ?? '—'],
     ['Due', ticket.dueAt ? formatDate(ticket.dueAt) : '—'],
+    ...(ticket.sla ? [['Service level', <SlaClock key="sla" sla={ticket.sla} />] as [string, ReactNode]] : []),
   ];
   return (
     <Stack gap="xs" data-testid="ticket-view">
