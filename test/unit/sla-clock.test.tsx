@@ -2,6 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readClock, relativeTo } from '../../src/client/lib/sla/clock';
+import { SlaBadge } from '../../src/client/lib/sla/SlaBadge';
 import { SlaClock } from '../../src/client/lib/sla/SlaClock';
 import type { TicketSla } from '../../src/shared/sla';
 
@@ -51,5 +52,28 @@ describe('SlaClock', () => {
     expect(due.getAttribute('datetime')).toBe('2026-11-26T14:00:00Z');
     expect(due.getAttribute('title')).toMatch(/2026/);
     expect(screen.getByText('in 24 h')).toBeTruthy();
+  });
+});
+
+describe('SlaBadge: the list row marks only clocks that need attention', () => {
+  const badge = (over: Partial<TicketSla>) => {
+    render(
+      <MantineProvider>
+        <SlaBadge sla={sla(over)} now={now} />
+      </MantineProvider>,
+    );
+    return screen.queryByTestId('sla-badge')?.textContent ?? null;
+  };
+
+  it('says breached or due soon, and nothing otherwise', () => {
+    expect(badge({ state: 'breached' })).toBe('SLA breached');
+    cleanup();
+    expect(badge({})).toBe('SLA due soon');
+    cleanup();
+    expect(badge({ firstRespondedAt: '2026-11-26T11:00:00Z' })).toBeNull();
+    cleanup();
+    expect(badge({ state: 'paused' })).toBeNull();
+    cleanup();
+    expect(badge({ state: 'met' })).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { Button, Divider, Stack, Text } from '@mantine/core';
+import { Button, Divider, Group, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMemo } from 'react';
 import type { TicketPayload } from '../../../shared/schemas/tickets';
@@ -23,12 +23,25 @@ import { TicketBody } from './TicketBody';
 import { TicketFact } from './TicketFact';
 import { TimeSection } from './TimeSection';
 import { RecordState } from '../../lib/ui/RecordState';
+import { SlaBadge } from '../../lib/sla/SlaBadge';
 import { useTicketChange, type TicketChange } from './use-ticket-change';
 
 /** The list's columns; status, priority and assignee change in place, before the API answers. */
 const columnsOf = (people: readonly RecordOption[], change: TicketChange): Column<Ticket>[] => [
   { key: 'id', label: '#', sort: 'id', render: (t) => t.id },
-  { key: 'title', label: 'Title', sort: 'title', render: (t) => <Text size="sm" fw={500} lineClamp={1}>{t.title}</Text> },
+  {
+    key: 'title',
+    label: 'Title',
+    sort: 'title',
+    render: (t) => (
+      <Group gap={6} wrap="nowrap">
+        <Text size="sm" fw={500} lineClamp={1}>
+          {t.title}
+        </Text>
+        {t.sla ? <SlaBadge sla={t.sla} /> : null}
+      </Group>
+    ),
+  },
   { key: 'status', label: 'Status', sort: 'status', render: (t) => <TicketFact ticket={t} field="status" people={people} change={change} /> },
   { key: 'priority', label: 'Priority', sort: 'priority', visibleFrom: 'sm', render: (t) => <TicketFact ticket={t} field="priority" people={people} change={change} /> },
   { key: 'company', label: 'Company', visibleFrom: 'md', render: (t) => t.companyName ?? '—' },
