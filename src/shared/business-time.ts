@@ -97,6 +97,8 @@ function* workingIntervals(calendar: BusinessCalendar, from: number, until = Num
 
 /** The instant after `start` at which `minutes` of business time have passed. */
 export function addBusinessMinutes(calendar: BusinessCalendar, start: Date, minutes: number): Date {
+  // NaN or Infinity would never be used up and would walk the whole thirty-year search.
+  if (!Number.isFinite(minutes)) throw new RangeError(`Business minutes must be a finite number, not ${minutes}`);
   let left = Math.max(0, minutes) * MINUTE_MS;
   if (aroundTheClock(calendar)) return new Date(start.getTime() + left);
   if (left === 0) return new Date(start);

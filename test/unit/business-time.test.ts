@@ -84,6 +84,13 @@ describe('addBusinessMinutes', () => {
     expect(iso(addBusinessMinutes(calendar('UTC', weekdays('09:00', '17:00')), at('2026-06-01T09:00:00Z'), 10_000))).toBe('2026-06-29T15:40:00.000Z');
   });
 
+  it('refuses a target that is no number and a zone Intl does not know, rather than searching', () => {
+    expect(() => addBusinessMinutes(office, at('2026-06-08T09:00:00Z'), Number.NaN)).toThrow(RangeError);
+    expect(() => addBusinessMinutes(office, at('2026-06-08T09:00:00Z'), Number.POSITIVE_INFINITY)).toThrow(RangeError);
+    expect(() => addBusinessMinutes(calendar('Mars/Olympus', weekdays('09:00', '17:00')), at('2026-06-08T09:00:00Z'), 60)).toThrow(RangeError);
+    expect(() => businessSecondsBetween(calendar('Mars/Olympus', weekdays('09:00', '17:00')), at('2026-06-08T09:00:00Z'), at('2026-06-09T09:00:00Z'))).toThrow(RangeError);
+  });
+
   it('refuses a calendar with hours but no working day, instead of searching for ever', () => {
     const days: string[] = [];
     for (let time = Date.UTC(2026, 0, 1); time < Date.UTC(2030, 0, 1); time += 86_400_000) days.push(new Date(time).toISOString().slice(0, 10));
