@@ -187,6 +187,26 @@ const VIEWS: View[] = [
   { name: 'ticket category', path: ({ category }) => `/lookups/ticket-categories/?id=${category}` },
   { name: 'companies', path: '/lookups/companies/' },
   { name: 'company', path: ({ company }) => `/lookups/companies/?id=${company}` },
+  { name: 'calendars', path: '/lookups/calendars/' },
+  {
+    name: 'calendars, new calendar dialog with hours',
+    path: '/lookups/calendars/',
+    act: async (page) => {
+      await page.getByRole('button', { name: 'New calendar' }).first().click();
+      const dialog = page.getByRole('dialog', { name: 'New calendar' });
+      await dialog.getByRole('button', { name: 'Add hours' }).click();
+      await dialog.getByLabel('From, hours 1').waitFor();
+    },
+  },
+  { name: 'sla policies', path: '/lookups/sla-policies/' },
+  {
+    name: 'sla policies, new policy dialog',
+    path: '/lookups/sla-policies/',
+    act: async (page) => {
+      await page.getByRole('button', { name: 'New policy' }).first().click();
+      await page.getByRole('dialog', { name: 'New policy' }).getByLabel('Resolution target (business minutes)').waitFor();
+    },
+  },
   { name: 'autofi', path: '/invoices/autofi/' },
   {
     name: 'autofi, new line dialog',

@@ -569,6 +569,8 @@ const SIGNED_IN: Record<Exclude<AppPath, '/login'>, { path: string; heading: str
   '/tickets': { path: '/tickets/', heading: 'Tickets' },
   '/lookups/ticket-categories': { path: '/lookups/ticket-categories/', heading: 'Ticket categories' },
   '/lookups/companies': { path: '/lookups/companies/', heading: 'Companies' },
+  '/lookups/calendars': { path: '/lookups/calendars/', heading: 'Calendars' },
+  '/lookups/sla-policies': { path: '/lookups/sla-policies/', heading: 'SLA policies' },
   '/invoices/autofi': { path: '/invoices/autofi/', heading: 'Autofi' },
   '/invoices/3dtracking': { path: '/invoices/3dtracking/', heading: '3D Tracking' },
   '/invoices/gifs': { path: '/invoices/gifs', heading: 'GIFS' },

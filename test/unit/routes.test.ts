@@ -14,6 +14,8 @@ describe('the route table', () => {
         children: [
           { label: 'Companies', to: '/lookups/companies' },
           { label: 'Ticket categories', to: '/lookups/ticket-categories' },
+          { label: 'Calendars', to: '/lookups/calendars' },
+          { label: 'SLA policies', to: '/lookups/sla-policies' },
         ],
       },
       {

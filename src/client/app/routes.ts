@@ -60,6 +60,8 @@ export const ROUTES = [
     nav: 'Ticket categories',
     page: page(() => import('../features/lookups/TicketCategoriesPage'), 'TicketCategoriesPage'),
   },
+  { path: PAGES.calendars, group: 'Lookups', nav: 'Calendars', page: page(() => import('../features/lookups/CalendarsPage'), 'CalendarsPage') },
+  { path: PAGES.slaPolicies, group: 'Lookups', nav: 'SLA policies', page: page(() => import('../features/lookups/SlaPoliciesPage'), 'SlaPoliciesPage') },
   { path: PAGES.autofi, group: 'Invoices', nav: 'Autofi', page: ledger({ source: 'autofi' }) },
   { path: PAGES.threeDTracking, group: 'Invoices', nav: '3D Tracking', page: ledger({ source: '3dtracking' }) },
   {

@@ -19,6 +19,8 @@ export const links = {
   user: userLink,
   company: lookupLinks.company,
   ticketCategory: lookupLinks.ticketCategory,
+  calendar: lookupLinks.calendar,
+  slaPolicy: lookupLinks.slaPolicy,
   statement: invoiceLinks.statement,
   line: invoiceLinks.line,
   ledgerMonth: invoiceLinks.ledgerMonth,
@@ -37,6 +39,8 @@ const RECORD_LINKS: Partial<Record<RecordKind, (id: number) => string>> = {
   session: links.user,
   company: links.company,
   ticket_category: links.ticketCategory,
+  calendar: links.calendar,
+  sla_policy: links.slaPolicy,
   statement: links.statement,
   webhook: links.webhook,
 };

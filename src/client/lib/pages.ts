@@ -11,6 +11,8 @@ export const PAGES = {
   tickets: '/tickets',
   companies: '/lookups/companies',
   ticketCategories: '/lookups/ticket-categories',
+  calendars: '/lookups/calendars',
+  slaPolicies: '/lookups/sla-policies',
   autofi: '/invoices/autofi',
   threeDTracking: '/invoices/3dtracking',
   gifs: '/invoices/gifs',

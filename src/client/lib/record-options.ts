@@ -1,6 +1,7 @@
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMemo } from 'react';
 import { MAX_PAGE_SIZE } from '../../shared/constants';
+import type { Calendar } from '../../shared/sla';
 import type { Company, TicketCategory, User } from '../../shared/types';
 import { fullName } from './format';
 import type { Option } from './form/fields';
@@ -11,6 +12,7 @@ const SOURCES = {
   companies: { list: 'GET /companies', one: 'GET /companies/:id' },
   'ticket-categories': { list: 'GET /ticket-categories', one: 'GET /ticket-categories/:id' },
   users: { list: 'GET /users', one: 'GET /users/:id' },
+  calendars: { list: 'GET /calendars', one: 'GET /calendars/:id' },
 } as const;
 export type RecordKind = keyof typeof SOURCES;
 
@@ -21,10 +23,11 @@ export interface RecordOption extends Option {
   active: boolean;
 }
 
-const optionOf = (record: Company | TicketCategory | User): RecordOption => ({
+// A calendar has no active flag: it is always offered.
+const optionOf = (record: Company | TicketCategory | User | Calendar): RecordOption => ({
   value: String(record.id),
   label: 'name' in record ? record.name : fullName(record),
-  active: record.isActive,
+  active: 'isActive' in record ? record.isActive : true,
 });
 
 /**

@@ -40,6 +40,8 @@ export interface LookupConfig<T extends { id: number; name: string }> {
   /** The form's fields as read-only facts, for those who may not edit. */
   facts: (record: T) => [label: string, value: ReactNode][];
   details: (record: T) => ReactNode;
+  /** What to do instead when a record in use cannot be deleted. */
+  instead?: string;
 }
 
 interface LookupFormProps<T> {
@@ -65,7 +67,7 @@ function LookupForm<T>({ schema, initialValues, fields, submitLabel, mutation, r
 }
 
 /** The delete dialog's text: whether the record may go, once its uses are known. */
-function DeleteQuestion({ name, noun, uses }: { name: string | undefined; noun: string; uses: SWRResponse<LookupUses, Error> }) {
+function DeleteQuestion({ name, noun, uses, instead }: { name: string | undefined; noun: string; uses: SWRResponse<LookupUses, Error>; instead: string }) {
   if (uses.error) return <Text c="red">Could not check whether this {noun.toLowerCase()} is in use: {uses.error.message}</Text>;
   if (!uses.data) {
     return (
@@ -77,7 +79,7 @@ function DeleteQuestion({ name, noun, uses }: { name: string | undefined; noun: 
   if (uses.data.usedBy.length > 0) {
     return (
       <Text>
-        <strong>{name}</strong> cannot be deleted: it is still used by {uses.data.usedBy.join(' and ')}. Mark it inactive instead.
+        <strong>{name}</strong> cannot be deleted: it is still used by {uses.data.usedBy.join(' and ')}. {instead}
       </Text>
     );
   }
@@ -203,7 +205,7 @@ export function LookupPage<T extends { id: number; name: string; updatedAt: stri
         busy={remove.busy || (!uses.data && !uses.error)}
         blocked={usedBy.length > 0}
       >
-        <DeleteQuestion name={record.data?.name} noun={noun} uses={uses} />
+        <DeleteQuestion name={record.data?.name} noun={noun} uses={uses} instead={config.instead ?? 'Mark it inactive instead.'} />
       </ConfirmDialog>
     </>
   );

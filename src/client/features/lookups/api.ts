@@ -1,5 +1,7 @@
 import type { SWRResponse } from 'swr';
 import type { CompanyChanges, CompanyPayload, TicketCategoryChanges, TicketCategoryPayload } from '../../../shared/schemas/lookups';
+import type { CalendarChanges, CalendarPayload, SlaPolicyChanges, SlaPolicyPayload } from '../../../shared/schemas/sla';
+import type { Calendar, SlaPolicy } from '../../../shared/sla';
 import type { Company, LookupUses, Page, TicketCategory } from '../../../shared/types';
 import { callApi } from '../../lib/endpoints';
 import { useApi } from '../../lib/use-api';
@@ -39,7 +41,25 @@ const APIS = {
     update: (id, values, ifMatch) => callApi('PATCH /ticket-categories/:id', { params: { id }, body: values as TicketCategoryChanges, ifMatch }),
     remove: (id) => callApi('DELETE /ticket-categories/:id', { params: { id } }),
   } satisfies LookupApi<TicketCategory>,
+  calendars: {
+    useList: (query) => useApi('GET /calendars', { query }),
+    useRecord: (id) => useApi('GET /calendars/:id', id ? { params: { id } } : null),
+    useUses: (id) => useApi('GET /calendars/:id/uses', id ? { params: { id } } : null),
+    fetch: (id) => callApi('GET /calendars/:id', { params: { id } }),
+    create: (values) => callApi('POST /calendars', { body: values as CalendarPayload }),
+    update: (id, values, ifMatch) => callApi('PATCH /calendars/:id', { params: { id }, body: values as CalendarChanges, ifMatch }),
+    remove: (id) => callApi('DELETE /calendars/:id', { params: { id } }),
+  } satisfies LookupApi<Calendar>,
+  'sla-policies': {
+    useList: (query) => useApi('GET /sla-policies', { query }),
+    useRecord: (id) => useApi('GET /sla-policies/:id', id ? { params: { id } } : null),
+    useUses: (id) => useApi('GET /sla-policies/:id/uses', id ? { params: { id } } : null),
+    fetch: (id) => callApi('GET /sla-policies/:id', { params: { id } }),
+    create: (values) => callApi('POST /sla-policies', { body: values as SlaPolicyPayload }),
+    update: (id, values, ifMatch) => callApi('PATCH /sla-policies/:id', { params: { id }, body: values as SlaPolicyChanges, ifMatch }),
+    remove: (id) => callApi('DELETE /sla-policies/:id', { params: { id } }),
+  } satisfies LookupApi<SlaPolicy>,
 };
 
-/** The calls of one lookup resource (companies or ticket-categories). */
+/** The calls of one lookup resource (companies, ticket categories, calendars, service-level policies). */
 export const lookupApi = <R extends keyof typeof APIS>(resource: R) => APIS[resource];

@@ -2,7 +2,7 @@ import { withQuery } from '../endpoints';
 import { PAGES } from '../pages';
 import { optionalId, optionalPage, optionalText, useListParams } from '../url-state';
 
-/** `/lookups/companies/` and `/lookups/ticket-categories/`: `id` opens a record; `q` and `page` are the list's view. */
+/** `/lookups/companies/`, `/lookups/ticket-categories/`, `/lookups/calendars/` and `/lookups/sla-policies/`: `id` opens a record; `q` and `page` are the list's view. */
 export const parseLookupParams = (params: URLSearchParams) => ({
   id: optionalId(params.get('id')),
   q: optionalText(params.get('q'))?.slice(0, 200),
@@ -15,4 +15,6 @@ export const useLookupParams = () => useListParams(parseLookupParams);
 export const lookupLinks = {
   company: (id: number) => withQuery(`${PAGES.companies}/`, { id }),
   ticketCategory: (id: number) => withQuery(`${PAGES.ticketCategories}/`, { id }),
+  calendar: (id: number) => withQuery(`${PAGES.calendars}/`, { id }),
+  slaPolicy: (id: number) => withQuery(`${PAGES.slaPolicies}/`, { id }),
 };

@@ -7,6 +7,8 @@ export const PATHS_OF: Partial<Record<AuditEntity, readonly string[]>> = {
   user: ['users', 'tickets', 'reports', 'audit'],
   company: ['companies', 'tickets', 'invoices', 'reports', 'audit'],
   ticket_category: ['ticket-categories', 'tickets', 'reports', 'audit'],
+  calendar: ['calendars', 'sla-policies', 'audit'],
+  sla_policy: ['sla-policies', 'audit'],
   invoice_line: ['invoices', 'dashboard', 'audit'],
   statement: ['invoices', 'audit'],
   backup: ['settings/backups'],
@@ -19,6 +21,8 @@ const RECORD_PATH: Partial<Record<AuditEntity, RegExp>> = {
   user: /^users\/(\d+)$/,
   company: /^companies\/(\d+)$/,
   ticket_category: /^ticket-categories\/(\d+)$/,
+  calendar: /^calendars\/(\d+)$/,
+  sla_policy: /^sla-policies\/(\d+)$/,
   invoice_line: /^invoices\/lines\/(\d+)$/,
   statement: /^invoices\/gifs\/statements\/(\d+)$/,
 };
