@@ -10,6 +10,8 @@ import type { ImportListQuery, ImportQuery } from './schemas/imports';
 import type { ListQuery } from './schemas/list';
 import type { LiveChanges, LiveChangesQuery, LiveQuery, LiveTicket } from './live';
 import type { MarkReadPayload, NotificationListQuery } from './schemas/notifications';
+import type { MailLogQuery, NotificationSettingsPayload } from './schemas/mail';
+import type { MailLogDetail, MailLogEntry, NotificationSettings } from './mail';
 import type { AgingQuery, PaymentPayload, StatementListQuery } from './schemas/payments';
 import type { CompanyChanges, CompanyPayload, TicketCategoryChanges, TicketCategoryPayload } from './schemas/lookups';
 import type { DashboardQuery, TicketReportQuery, TimesheetQuery } from './schemas/reports';
@@ -190,6 +192,10 @@ export interface ApiContract {
   'GET /live/changes': { query: LiveChangesQuery; response: LiveChanges };
   'GET /notifications': { query: NotificationListQuery; response: NotificationPage };
   'POST /notifications/read': { body: MarkReadPayload; response: UnreadCount };
+  'GET /users/me/notification-settings': { response: NotificationSettings };
+  'PUT /users/me/notification-settings': { body: NotificationSettingsPayload; response: NotificationSettings };
+  'GET /settings/mail': { query: MailLogQuery; response: Page<MailLogEntry> };
+  'GET /settings/mail/:id': { response: MailLogDetail };
   // An upload's body is multipart/form-data (field `file`, optional `commentId`), not JSON.
   'POST /tickets/:id/attachments': { response: Attachment };
   'GET /tickets/:id/attachments': { response: Items<Attachment> };

@@ -12,6 +12,7 @@ import { passkeyRoutes } from './routes/passkeys';
 import { apiTokenRoutes } from './routes/api-tokens';
 import { invoiceRoutes } from './routes/invoices';
 import { liveRoutes } from './routes/live';
+import { mailLogRoutes, notificationSettingsRoutes } from './routes/mail';
 import { notificationRoutes } from './routes/notifications';
 import { companyRoutes, ticketCategoryRoutes } from './routes/lookups';
 import { dashboardRoutes, reportRoutes } from './routes/reports';
@@ -40,7 +41,9 @@ export const provider = new Hono<ProviderEnv>()
   .route('/auth/api-tokens', apiTokenRoutes)
   .route('/auth', authRoutes)
   .route('/auth/access', accessRoutes)
+  .route('/users/me/notification-settings', notificationSettingsRoutes)
   .route('/users', userRoutes)
+  .route('/settings/mail', mailLogRoutes)
   .route('/settings', settingsRoutes)
   .route('/companies', companyRoutes)
   .route('/ticket-categories', ticketCategoryRoutes)
