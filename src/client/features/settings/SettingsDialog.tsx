@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { SettingsTab } from '../../lib/constants';
 import { ApiTokensTab } from './ApiTokensTab';
 import { DatabaseTab } from './DatabaseTab';
+import { NotificationsTab } from './NotificationsTab';
 import { ProfileTab } from './ProfileTab';
 import { SecurityTab } from './SecurityTab';
 import { GuardScopeContext, type GuardScope } from '../../lib/form/unsaved';
@@ -20,14 +21,13 @@ const LABELS: Record<SettingsTab, string> = {
   'api-tokens': 'API tokens',
 };
 
-// 'notifications' is an allowed tab value with no tab of its own (docs/architecture.md#pages-and-navigation).
-const SHOWN_TABS: SettingsTab[] = ['profile', 'security', 'database', 'api-tokens'];
+const SHOWN_TABS: SettingsTab[] = ['profile', 'security', 'notifications', 'database', 'api-tokens'];
 
 function Panel({ tab }: { tab: SettingsTab }) {
   if (tab === 'security') return <SecurityTab />;
   if (tab === 'database') return <DatabaseTab />;
   if (tab === 'api-tokens') return <ApiTokensTab />;
-  if (tab === 'notifications') return <Text c="dimmed">There are no notification settings yet.</Text>;
+  if (tab === 'notifications') return <NotificationsTab />;
   return <ProfileTab />;
 }
 

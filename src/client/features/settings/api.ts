@@ -1,4 +1,5 @@
 import type { ChangePasswordPayload, ProfilePayload } from '../../../shared/schemas/users';
+import type { NotificationSettingsPayload } from '../../../shared/schemas/mail';
 import { callApi } from '../../lib/endpoints';
 import { useApi } from '../../lib/use-api';
 
@@ -9,3 +10,7 @@ export const changePassword = (payload: ChangePasswordPayload) => callApi('PATCH
 export const backupDatabase = () => callApi('POST /settings/backup-db');
 
 export const useBackups = () => useApi('GET /settings/backups');
+
+export const useNotificationSettings = () => useApi('GET /users/me/notification-settings');
+
+export const saveNotificationSettings = (payload: NotificationSettingsPayload) => callApi('PUT /users/me/notification-settings', { body: payload });
