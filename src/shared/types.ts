@@ -393,9 +393,6 @@ export interface DashboardSummary {
   resolvedLast7Days: number;
   minutesThisWeek: number;
   unbilledCents: number;
-  /** Open tickets whose service-level clock is breached / due within SLA_DUE_SOON_HOURS. */
-  slaBreached?: number;
-  slaDueSoon?: number;
   recentTickets: Ticket[];
   openedVsResolved: { day: string; opened: number; resolved: number }[];
 }

@@ -1,7 +1,6 @@
 import { object, string, type InferType } from 'yup';
 import { dateRange, personsToday } from './filters';
 import { filterId } from './ids';
-import { period } from './invoices';
 
 export const MAX_RANGE_DAYS = 366;
 
@@ -27,20 +26,3 @@ export type TicketReportQuery = InferType<typeof ticketReportQuerySchema>;
 /** `GET dashboard/summary`: the asking person's today, so "overdue" and "this week" follow their calendar. */
 export const dashboardQuerySchema = object({ today: personsToday() });
 export type DashboardQuery = InferType<typeof dashboardQuerySchema>;
-
-/** `GET reports/sla`: months `YYYY-MM` from–to, at most two years, `from` not after `to`; optionally one company. */
-export const SLA_REPORT_MAX_MONTHS = 24;
-const monthsApart = (from: string, to: string) => (Number(to.slice(0, 4)) - Number(from.slice(0, 4))) * 12 + Number(to.slice(5, 7)) - Number(from.slice(5, 7));
-export const slaReportQuerySchema = object({
-  from: period().required('Required'),
-  to: period()
-    .required('Required')
-    .test('range', `Must be from 0 to ${SLA_REPORT_MAX_MONTHS - 1} months after from`, function (to) {
-      const from: unknown = this.parent.from;
-      if (typeof from !== 'string' || !to) return true;
-      const apart = monthsApart(from, to);
-      return apart >= 0 && apart < SLA_REPORT_MAX_MONTHS;
-    }),
-  companyId: filterId(),
-});
-export type SlaReportQuery = InferType<typeof slaReportQuerySchema>;

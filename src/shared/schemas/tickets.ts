@@ -5,7 +5,6 @@ import { filledLine, filledParagraph, paragraph } from './fields';
 import { calendarDate, filterFlag, personsToday } from './filters';
 import { filterId, recordId } from './ids';
 import { listQuerySchema } from './list';
-import { SLA_FILTERS } from '../sla';
 
 export const TICKET_STATUSES = ['open', 'in_progress', 'on_hold', 'resolved', 'closed'] as const;
 export const TICKET_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
@@ -68,8 +67,6 @@ export const ticketListQuerySchema = listQuerySchema.shape({
   open: filterFlag(),
   overdue: filterFlag(),
   mine: filterFlag(),
-  // The service-level clock's view: past due, due within SLA_DUE_SOON_HOURS, or paused.
-  sla: string().oneOf(SLA_FILTERS, `Must be one of ${SLA_FILTERS.join(', ')}`),
   // What overdue counts from; without it, the UTC day.
   today: personsToday(),
   sort: string().oneOf(

@@ -12,7 +12,6 @@ import { useDashboard } from '../../lib/dashboard-summary';
 import { OpenedVsResolvedChart } from './OpenedVsResolvedChart';
 import { PAGES } from '../../lib/pages';
 import { links } from '../../lib/links';
-import { SLA_DUE_SOON_HOURS } from '../../../shared/sla';
 
 export function DashboardPage() {
   const { user } = useAuth();
@@ -40,8 +39,6 @@ export function DashboardPage() {
         <StatCard label="Open tickets" value={value((d) => d.openTickets.toLocaleString())} to={links.tickets({ open: true })} />
         <StatCard label="My open tickets" value={value((d) => d.myOpenTickets.toLocaleString())} to={links.tickets({ open: true, mine: true })} />
         <StatCard label="Overdue" value={value((d) => d.overdue.toLocaleString())} to={links.tickets({ overdue: true, sort: 'dueAt' })} />
-        <StatCard label="SLA breached" value={value((d) => (d.slaBreached ?? 0).toLocaleString())} to={links.tickets({ sla: 'breached' })} />
-        <StatCard label={`Due within ${SLA_DUE_SOON_HOURS} hours`} value={value((d) => (d.slaDueSoon ?? 0).toLocaleString())} to={links.tickets({ sla: 'due_soon' })} />
         <StatCard label="Resolved, last 7 days" value={value((d) => d.resolvedLast7Days.toLocaleString())} to={links.ticketReport(addDays(today(), -6), today())} />
         <StatCard label="Hours this week" value={value((d) => formatMinutes(d.minutesThisWeek))} to={`${PAGES.timesheet}/`} />
         <StatCard label="Unbilled" value={value((d) => formatCents(d.unbilledCents))} to={`${PAGES.gifs}/`} />

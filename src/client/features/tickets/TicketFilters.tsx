@@ -1,6 +1,5 @@
 import { Checkbox, Group, Select } from '@mantine/core';
 import { TICKET_PRIORITIES, TICKET_STATUSES } from '../../../shared/schemas/tickets';
-import { SLA_FILTERS } from '../../../shared/sla';
 import type { Option } from '../../lib/form/fields';
 import type { RecordKind } from '../../lib/record-options';
 import { optionalOneOf } from '../../lib/url-state';
@@ -24,14 +23,8 @@ const FLAGS = [
   { key: 'mine', label: 'Assigned to me' },
 ] as const;
 
-const SLA_OPTIONS: Option[] = [
-  { value: 'breached', label: 'Breached' },
-  { value: 'due_soon', label: 'Due soon' },
-  { value: 'paused', label: 'Paused' },
-];
-
 export function TicketFilters({ filters, onChange, onSearch }: Props) {
-  const active = [filters.status, filters.priority, filters.companyId, filters.categoryId, filters.assigneeId, filters.sla].filter(
+  const active = [filters.status, filters.priority, filters.companyId, filters.categoryId, filters.assigneeId].filter(
     (value) => value !== undefined,
   ).length;
   const flags = (
@@ -61,7 +54,6 @@ export function TicketFilters({ filters, onChange, onSearch }: Props) {
       {recordSelect('Company', 'companies', filters.companyId, (companyId) => onChange({ companyId }))}
       {recordSelect('Category', 'ticket-categories', filters.categoryId, (categoryId) => onChange({ categoryId }))}
       {recordSelect('Assignee', 'users', filters.assigneeId, (assigneeId) => onChange({ assigneeId }))}
-      {select('SLA', SLA_OPTIONS, filters.sla, (sla) => onChange({ sla: optionalOneOf(SLA_FILTERS, sla) }))}
     </>
   );
 

@@ -1,6 +1,6 @@
 import { parseDay } from '../../../shared/dates';
 import { PAGES } from '../pages';
-import { optionalId, optionalOneOf, useUrlState } from '../url-state';
+import { optionalOneOf, useUrlState } from '../url-state';
 import { withQuery } from '../endpoints';
 
 export type RangeMode = 'week' | 'month';
@@ -32,14 +32,3 @@ export const ticketReportLink = (from: string, to: string) => withQuery(`${PAGES
 
 /** The timesheet report's week view of the week holding `day`, in the form parseTimesheetParams reads. */
 export const timesheetWeekLink = (day: string) => withQuery(`${PAGES.timesheet}/`, { view: 'week', from: day });
-
-const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
-const optionalMonth = (value: string | null) => (value && MONTH.test(value) ? value : undefined);
-
-/** `/reports/sla/`: `from` and `to` months (`YYYY-MM`) and `companyId`; the page checks the range. */
-export const parseSlaReportParams = (params: URLSearchParams) => ({
-  from: optionalMonth(params.get('from')),
-  to: optionalMonth(params.get('to')),
-  companyId: optionalId(params.get('companyId')),
-});
-export const useSlaReportParams = () => useUrlState(parseSlaReportParams);

@@ -1,0 +1,52 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, PHONE, POLL, browserForFile, createUser, snap, toast } from './fixtures';
+
+// Settings → Notifications in Chromium (docs/api.md#mail): each kind's delivery is saved and kept
+// across a reload. What the provider checks is proven in workerd.
+
+const chrome = browserForFile();
+
+const tab = (page: Page) => page.getByRole('dialog', { name: 'Settings Notifications' });
+
+const openTab = async (page: Page) => {
+  await page.goto('/dashboard?settings=true&tab=notifications');
+  await tab(page).getByRole('button', { name: 'Save notification settings' }).waitFor();
+};
+
+const choice = (page: Page, group: string, delivery: string) =>
+  tab(page).getByRole('radiogroup', { name: group }).getByRole('radio', { name: delivery });
+
+describe('Settings → Notifications', () => {
+  it('saves each kind of notification and keeps it after a reload', async () => {
+    const user = await createUser();
+    const page = await chrome.open(DESKTOP, { as: user });
+    await openTab(page);
+    // The defaults: assigned and mentioned at once, the rest in the digest.
+    await expect.poll(() => choice(page, 'A ticket is assigned to me', 'Instant').isChecked(), POLL).toBe(true);
+    await expect.poll(() => choice(page, 'Someone comments on a ticket I follow', 'Daily digest').isChecked(), POLL).toBe(true);
+    await expect.poll(() => tab(page).getByText('Daily digests go at 07:00 in your time zone.').isVisible(), POLL).toBe(true);
+
+    await choice(page, 'A ticket is assigned to me', 'Off').check();
+    await choice(page, 'A ticket I follow changes status', 'Instant').check();
+    await tab(page).getByRole('button', { name: 'Save notification settings' }).click();
+    await toast(page, 'success', 'Notification settings saved').waitFor();
+    await snap(page, 'mail-settings-notifications');
+
+    await page.reload();
+    await openTab(page);
+    await expect.poll(() => choice(page, 'A ticket is assigned to me', 'Off').isChecked(), POLL).toBe(true);
+    await expect.poll(() => choice(page, 'A ticket I follow changes status', 'Instant').isChecked(), POLL).toBe(true);
+    await expect.poll(() => choice(page, 'I am mentioned', 'Instant').isChecked(), POLL).toBe(true);
+  });
+
+  it('is labelled and axe-clean at phone width', async () => {
+    const user = await createUser();
+    const page = await chrome.open(PHONE, { as: user });
+    await openTab(page);
+    const { violations } = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+    expect(violations.map((v) => v.id)).toEqual([]);
+    await snap(page, 'mail-settings-notifications-phone');
+  });
+});
