@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DESKTOP, PHONE, POLL, browserForFile, createUser, snap, toast } from './fixtures';
+import { DESKTOP, PHONE, POLL, admin, browserForFile, createUser, snap, toast } from './fixtures';
 
 // Settings → Notifications in Chromium (docs/api.md#mail): each kind's delivery is saved and kept
 // across a reload. What the provider checks is proven in workerd.
@@ -48,5 +48,27 @@ describe('Settings → Notifications', () => {
     const { violations } = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
     expect(violations.map((v) => v.id)).toEqual([]);
     await snap(page, 'mail-settings-notifications-phone');
+  });
+});
+
+describe('Settings → Mail log', () => {
+  it('is shown to an admin, with the log or its empty state', async () => {
+    const page = await chrome.open(DESKTOP, { as: admin() });
+    await page.goto('/dashboard?settings=true&tab=mail');
+    const dialog = page.getByRole('dialog', { name: 'Settings Mail log' });
+    await expect.poll(() => dialog.getByRole('button', { name: 'Mail log' }).isVisible(), POLL).toBe(true);
+    await expect.poll(async () => (await dialog.getByText('No mail yet').isVisible()) || (await dialog.getByRole('table').isVisible()), POLL).toBe(true);
+    const { violations } = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+    expect(violations.map((v) => v.id)).toEqual([]);
+    await snap(page, 'mail-settings-mail-log');
+  });
+
+  it('is neither listed nor readable for a staff user', async () => {
+    const user = await createUser();
+    const page = await chrome.open(DESKTOP, { as: user });
+    await page.goto('/dashboard?settings=true&tab=mail');
+    const dialog = page.getByRole('dialog', { name: 'Settings Mail log' });
+    await expect.poll(() => dialog.getByText('Only admins can read the mail log.').isVisible(), POLL).toBe(true);
+    expect(await dialog.getByRole('button', { name: 'Mail log' }).count()).toBe(0);
   });
 });

@@ -21,5 +21,5 @@ export const DEFAULT_THEME = 'light';
 export const STORE_NAME = 'staff-app';
 export const AUTH_STORAGE_KEY = `${STORE_NAME}-auth`;
 
-export const SETTINGS_TABS = ['profile', 'security', 'notifications', 'database', 'api-tokens'] as const;
+export const SETTINGS_TABS = ['profile', 'security', 'notifications', 'database', 'api-tokens', 'mail'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];

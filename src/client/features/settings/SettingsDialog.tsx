@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { SettingsTab } from '../../lib/constants';
 import { ApiTokensTab } from './ApiTokensTab';
 import { DatabaseTab } from './DatabaseTab';
+import { MailLogTab } from './MailLogTab';
 import { NotificationsTab } from './NotificationsTab';
 import { ProfileTab } from './ProfileTab';
 import { SecurityTab } from './SecurityTab';
@@ -11,6 +12,7 @@ import { GuardScopeContext, type GuardScope } from '../../lib/form/unsaved';
 import { useToastClearance } from '../../lib/toast/clearance';
 import { closeOnEscapeInside } from '../../lib/ui/escape';
 import { useSettingsParams } from '../../lib/addresses/settings';
+import { useAuth } from '../../lib/auth-store';
 import classes from './settings.module.css';
 
 const LABELS: Record<SettingsTab, string> = {
@@ -19,11 +21,15 @@ const LABELS: Record<SettingsTab, string> = {
   notifications: 'Notifications',
   database: 'Database',
   'api-tokens': 'API tokens',
+  mail: 'Mail log',
 };
 
 const SHOWN_TABS: SettingsTab[] = ['profile', 'security', 'notifications', 'database', 'api-tokens'];
+// The mail log shows recipients and bodies: admins only, like the provider's route (docs/api.md#mail).
+const ADMIN_TABS: SettingsTab[] = [...SHOWN_TABS, 'mail'];
 
-function Panel({ tab }: { tab: SettingsTab }) {
+function Panel({ tab, admin }: { tab: SettingsTab; admin: boolean }) {
+  if (tab === 'mail') return admin ? <MailLogTab /> : <Text c="dimmed">Only admins can read the mail log.</Text>;
   if (tab === 'security') return <SecurityTab />;
   if (tab === 'database') return <DatabaseTab />;
   if (tab === 'api-tokens') return <ApiTokensTab />;
@@ -41,6 +47,7 @@ const returnFocusToOpener = () => document.querySelector<HTMLElement>('[data-set
 /** The settings dialog, opened by `?settings=true`; the active tab lives in `?tab=`. */
 export function SettingsDialog() {
   const [{ settings, tab = 'profile' }, setParams] = useSettingsParams();
+  const admin = useAuth().user?.role === 'admin';
   const mobile = useMediaQuery('(max-width: 48em)') ?? false;
   const close = () => setParams({ settings: undefined, tab: undefined });
   // A tab change or closing takes a form off the screen: with unsaved changes, the router's guard asks first.
@@ -74,7 +81,7 @@ export function SettingsDialog() {
     >
       <div className={classes.layout}>
         <nav className={classes.nav} aria-label="Settings sections">
-          {SHOWN_TABS.map((value) => (
+          {(admin ? ADMIN_TABS : SHOWN_TABS).map((value) => (
             <NavLink
               key={value}
               component="button"
@@ -88,7 +95,7 @@ export function SettingsDialog() {
         </nav>
         <div className={classes.panel}>
           <GuardScopeContext.Provider value={scope}>
-            <Panel tab={tab} />
+            <Panel tab={tab} admin={admin} />
           </GuardScopeContext.Provider>
         </div>
       </div>
