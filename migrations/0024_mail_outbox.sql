@@ -8,7 +8,7 @@ CREATE TABLE notification_settings (
   kind TEXT NOT NULL CHECK (kind IN ('assigned', 'mentioned', 'commented', 'status')),
   delivery TEXT NOT NULL CHECK (delivery IN ('instant', 'daily', 'off')),
   PRIMARY KEY (user_id, kind)
-) WITHOUT ROWID;
+);
 
 -- Written in the same batch as the notification it carries, sent after commit; the minute trigger
 -- retries what failed. `digest_key` (user id and local day) makes a day's digest unique per person.

@@ -4,6 +4,7 @@
  */
 export const DATA_TABLES = [
   'users',
+  'notification_settings',
   'passkeys',
   'api_tokens',
   'companies',
@@ -40,10 +41,10 @@ export const DERIVED_TABLE_PREFIXES = ['tickets_fts', 'ticket_comments_fts'] as 
 /**
  * Tables of the app's own machinery, never backed up or restored (restore_pending_indexes lives
  * only while a restore runs; backup_lock is left empty since migration 0012; a passkey challenge
- * is worth nothing after its 5 minutes; webhook deliveries are a send log, resent by nobody after a
- * restore).
+ * is worth nothing after its 5 minutes; webhook deliveries and the mail outbox are send logs, resent
+ * by nobody after a restore).
  */
-export const SYSTEM_TABLES = ['backup_lock', 'backup_runs', 'restore_pending_indexes', 'passkey_challenges', 'webhook_deliveries'] as const;
+export const SYSTEM_TABLES = ['backup_lock', 'backup_runs', 'restore_pending_indexes', 'passkey_challenges', 'webhook_deliveries', 'mail_outbox'] as const;
 
 /** A running backup's copies of the data tables (src/worker/provider/db/backup/run.ts). */
 export const BACKUP_COPY_PREFIX = 'backup_copy_';
@@ -59,6 +60,7 @@ export const BACKUP_COPY_PREFIX = 'backup_copy_';
  */
 export const BACKUP_MODE: Record<DataTable, 'copied' | 'capped'> = {
   users: 'copied',
+  notification_settings: 'copied',
   passkeys: 'copied',
   api_tokens: 'copied',
   companies: 'copied',
