@@ -26,6 +26,7 @@ export const PERMISSIONS = {
   manageWebhooks: { roles: ['admin'], action: 'manage webhooks' },
   manageAnyApiToken: { roles: ['admin'], action: "see or remove other people's API tokens" },
   manageServiceLevels: { roles: ['admin'], action: 'change calendars and service-level policies' },
+  readMailLog: { roles: ['admin'], action: 'read the mail log' },
 } as const satisfies Record<string, { roles: readonly Role[]; action: string }>;
 
 export type Permission = keyof typeof PERMISSIONS;

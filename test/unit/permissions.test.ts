@@ -21,6 +21,7 @@ const EXPECTED: Record<Permission, Role[]> = {
   manageWebhooks: ['admin'],
   manageAnyApiToken: ['admin'],
   manageServiceLevels: ['admin'],
+  readMailLog: ['admin'],
 };
 
 describe('may', () => {

@@ -12,7 +12,7 @@ import { GuardScopeContext, type GuardScope } from '../../lib/form/unsaved';
 import { useToastClearance } from '../../lib/toast/clearance';
 import { closeOnEscapeInside } from '../../lib/ui/escape';
 import { useSettingsParams } from '../../lib/addresses/settings';
-import { useAuth } from '../../lib/auth-store';
+import { useCan } from '../../lib/permissions';
 import classes from './settings.module.css';
 
 const LABELS: Record<SettingsTab, string> = {
@@ -28,8 +28,8 @@ const SHOWN_TABS: SettingsTab[] = ['profile', 'security', 'notifications', 'data
 // The mail log shows recipients and bodies: admins only, like the provider's route (docs/api.md#mail).
 const ADMIN_TABS: SettingsTab[] = [...SHOWN_TABS, 'mail'];
 
-function Panel({ tab, admin }: { tab: SettingsTab; admin: boolean }) {
-  if (tab === 'mail') return admin ? <MailLogTab /> : <Text c="dimmed">Only admins can read the mail log.</Text>;
+function Panel({ tab, mailLog }: { tab: SettingsTab; mailLog: boolean }) {
+  if (tab === 'mail') return mailLog ? <MailLogTab /> : <Text c="dimmed">Only admins can read the mail log.</Text>;
   if (tab === 'security') return <SecurityTab />;
   if (tab === 'database') return <DatabaseTab />;
   if (tab === 'api-tokens') return <ApiTokensTab />;
@@ -47,7 +47,7 @@ const returnFocusToOpener = () => document.querySelector<HTMLElement>('[data-set
 /** The settings dialog, opened by `?settings=true`; the active tab lives in `?tab=`. */
 export function SettingsDialog() {
   const [{ settings, tab = 'profile' }, setParams] = useSettingsParams();
-  const admin = useAuth().user?.role === 'admin';
+  const mailLog = useCan('readMailLog');
   const mobile = useMediaQuery('(max-width: 48em)') ?? false;
   const close = () => setParams({ settings: undefined, tab: undefined });
   // A tab change or closing takes a form off the screen: with unsaved changes, the router's guard asks first.
@@ -81,7 +81,7 @@ export function SettingsDialog() {
     >
       <div className={classes.layout}>
         <nav className={classes.nav} aria-label="Settings sections">
-          {(admin ? ADMIN_TABS : SHOWN_TABS).map((value) => (
+          {(mailLog ? ADMIN_TABS : SHOWN_TABS).map((value) => (
             <NavLink
               key={value}
               component="button"
@@ -95,7 +95,7 @@ export function SettingsDialog() {
         </nav>
         <div className={classes.panel}>
           <GuardScopeContext.Provider value={scope}>
-            <Panel tab={tab} admin={admin} />
+            <Panel tab={tab} mailLog={mailLog} />
           </GuardScopeContext.Provider>
         </div>
       </div>

@@ -13,8 +13,8 @@ export const notificationSettingsRoutes = new Hono<ProviderEnv>()
   .get('/', async (c) => c.json(await readNotificationSettings(c.env.DB, c.get('userId'))))
   .put('/', jsonBody(notificationSettingsSchema), async (c) => c.json(await saveNotificationSettings(c.env.DB, auditContext(c), c.req.valid('json'))));
 
-/** `settings/mail`: the mail log, for admins only (the same people who read the whole audit log). */
+/** `settings/mail`: the mail log, for admins only: it holds recipients and bodies. */
 export const mailLogRoutes = new Hono<ProviderEnv>()
-  .use(requireAuth, requireRole('readAuditLog'))
+  .use(requireAuth, requireRole('readMailLog'))
   .get('/', queryOf(mailLogQuerySchema), async (c) => c.json(await listMail(c.env.DB, c.req.valid('query'))))
   .get('/:id', async (c) => c.json(await findMail(c.env.DB, readId(c))));
