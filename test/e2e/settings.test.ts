@@ -70,12 +70,13 @@ describe('settings dialog', () => {
     await snap(page, 'settings-profile-phone');
   });
 
-  it('lists Profile, Security, Database and API tokens, but no Notifications', async () => {
-    const page = await openAs(admin());
-    const dialog = await openSettings(page, '?settings=true', 'Profile');
-    const tabs = dialog.getByRole('navigation', { name: 'Settings sections' }).getByRole('button');
-    expect(await tabs.allTextContents()).toEqual(['Profile', 'Security', 'Database', 'API tokens']);
-    expect(await dialog.getByText('Notifications').count()).toBe(0);
+  it('lists Profile, Security, Notifications, Database and API tokens, and the Mail log for admins only', async () => {
+    const adminPage = await openAs(admin());
+    const adminTabs = (await openSettings(adminPage, '?settings=true', 'Profile')).getByRole('navigation', { name: 'Settings sections' }).getByRole('button');
+    expect(await adminTabs.allTextContents()).toEqual(['Profile', 'Security', 'Notifications', 'Database', 'API tokens', 'Mail log']);
+    const staffPage = await openAs(await makeAccount('staff', 'Tabs'));
+    const staffTabs = (await openSettings(staffPage, '?settings=true', 'Profile')).getByRole('navigation', { name: 'Settings sections' }).getByRole('button');
+    expect(await staffTabs.allTextContents()).toEqual(['Profile', 'Security', 'Notifications', 'Database', 'API tokens']);
   });
 
   it.each(VIEWPORTS)('keeps the active tab in ?tab= ($name)', async ({ name, viewport }) => {
