@@ -67,6 +67,9 @@ export default defineConfig(async () => ({
           fileParallelism: false,
           testTimeout: 30_000,
           hookTimeout: 150_000,
+          // A poll that names no timeout waits as long as the fixtures' POLL: vitest's own 1 s is
+          // less than a page takes to render its first answer while the machine is busy.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
     ],
