@@ -112,6 +112,9 @@ describe('describeChanges: an audit entry as readable lines', () => {
     expect(actorOf({ actorId: 2, actorName: null })).toBe('User #2');
     expect(actorOf({ actorId: null, actorName: null })).toBe('Someone unknown');
     expect(actorOf({ actorId: null, actorName: null, requestId: null })).toBe('Someone unknown');
+    expect(actorOf({ actorId: null, actorName: null, action: 'login_failed', changes: { method: [null, 'passkey'] } })).toBe('Unrecognised passkey');
+    expect(actorOf({ actorId: null, actorName: null, action: 'login_failed', changes: { method: [null, 'access'] } })).toBe('Unverified Access sign-in');
+    expect(actorOf({ actorId: null, actorName: null, action: 'login_failed', changes: { email: [null, 'x@example.com'], method: [null, 'access'] } })).toBe('x@example.com');
     // The first admin, made by `npm run admin:create` before anyone could sign in.
     expect(actorOf({ actorId: null, actorName: null, requestId: 'setup' })).toBe('Setup');
     expect(actorOf({ actorId: 2, actorName: 'Ben Banda', requestId: 'setup' })).toBe('Ben Banda');

@@ -157,6 +157,10 @@ export const actorOf = (entry: Pick<AuditEntry, 'actorId' | 'actorName'> & Parti
   if (entry.actorName) return entry.actorName;
   const tried = entry.action === 'login_failed' ? entry.changes?.email?.[1] : undefined;
   if (typeof tried === 'string' && tried) return tried;
+  // A refused passkey or Access sign-in names no email: say how it came, not that nobody did.
+  const method = entry.action === 'login_failed' ? entry.changes?.method?.[1] : undefined;
+  if (method === 'passkey') return 'Unrecognised passkey';
+  if (method === 'access') return 'Unverified Access sign-in';
   if (entry.actorId) return `User #${entry.actorId}`;
   return entry.requestId === SETUP_REQUEST_ID ? 'Setup' : 'Someone unknown';
 };
