@@ -34,7 +34,7 @@ export function TimeZoneField({ name, label }: { name: string; label: string }) 
   );
 }
 
-/** The first message among a list field's per-item errors, e.g. `holidays[2]`'s. */
+/** A list field's error as the fields show errors: its first per-item message (`holidays[2]`'s), when errorOf would show one. */
 const firstMessage = (error: unknown): string | undefined => {
   if (typeof error === 'string') return error;
   if (Array.isArray(error)) return error.map(firstMessage).find(Boolean);
@@ -42,12 +42,15 @@ const firstMessage = (error: unknown): string | undefined => {
   return undefined;
 };
 
+const LIST_FIELD = { subscription: { value: true, error: true, touched: true, modified: true, submitFailed: true } };
+const listError = (meta: Parameters<typeof errorOf>[0]) => errorOf({ ...meta, error: firstMessage(meta.error) });
+
 /** Working hours as spans (weekday, from, to); none means around the clock. */
 export function WeeklyHoursField({ name }: { name: string }) {
   const form = useForm();
-  const { input, meta } = useField<CalendarHours[]>(name, { subscription: { value: true, error: true, touched: true, modified: true, submitFailed: true } });
+  const { input, meta } = useField<CalendarHours[]>(name, LIST_FIELD);
   const spans = Array.isArray(input.value) ? input.value : [];
-  const shown = (meta.touched && meta.modified) || meta.submitFailed ? firstMessage(meta.error) : undefined;
+  const shown = listError(meta);
   const add = () => {
     const last = spans[spans.length - 1];
     const day = (last ? Math.min(7, last.day + 1) : 1) as CalendarHours['day'];
@@ -94,11 +97,11 @@ export function WeeklyHoursField({ name }: { name: string }) {
 
 /** Days off, one `YYYY-MM-DD` a line, in the calendar's zone. */
 export function HolidaysField({ name }: { name: string }) {
-  const { input, meta } = useField<string[]>(name, { subscription: { value: true, error: true, touched: true, modified: true, submitFailed: true } });
+  const { input, meta } = useField<string[]>(name, LIST_FIELD);
   const held = Array.isArray(input.value) ? input.value : [];
   // The text as typed, so a half-typed line is not rewritten under the cursor.
   const [text, setText] = useState(held.join('\n'));
-  const shown = (meta.touched && meta.modified) || meta.submitFailed ? firstMessage(meta.error) : undefined;
+  const shown = listError(meta);
   return (
     <Textarea
       label="Holidays"

@@ -41,7 +41,7 @@ export const listMail = async (db: D1Database, query: MailLogQuery) => {
   return (await readPage(db, list, query, (rows: MailRow[]) => rows.map(toEntry))).page;
 };
 
-/** One mail with its plain-text body (null once the 30 days it is kept have passed). */
+/** One mail with its plain-text body (null when none is kept). */
 export const findMail = async (db: D1Database, id: number): Promise<MailLogDetail> => {
   const row = await db.prepare(`SELECT ${ENTRY_COLUMNS}, m.text FROM mail_outbox m WHERE m.id = ?1`).bind(id).first<MailRow>();
   if (!row) throw new NotFound('Mail not found');
