@@ -14,10 +14,10 @@ import type { MailLogQuery, NotificationSettingsPayload } from './schemas/mail';
 import type { MailLogDetail, MailLogEntry, NotificationSettings } from './mail';
 import type { AgingQuery, PaymentPayload, StatementListQuery } from './schemas/payments';
 import type { CompanyChanges, CompanyPayload, TicketCategoryChanges, TicketCategoryPayload } from './schemas/lookups';
-import type { DashboardQuery, TicketReportQuery, TimesheetQuery } from './schemas/reports';
+import type { DashboardQuery, SlaReportQuery, TicketReportQuery, TimesheetQuery } from './schemas/reports';
 import type { SearchQuery } from './schemas/search';
 import type { CalendarChanges, CalendarPayload, SlaPolicyChanges, SlaPolicyPayload } from './schemas/sla';
-import type { Calendar, SlaPolicy } from './sla';
+import type { Calendar, SlaPolicy, SlaReport } from './sla';
 import type { ApproveWeeksPayload, RejectWeekPayload, RejectWeeksPayload, TimesheetWeekQuery, UnapprovedWeeksQuery } from './schemas/timesheets';
 import type { BackupDownloadQuery } from './schemas/settings';
 import type { CommentPayload, TicketChanges, TicketListQuery, TicketPayload, TimeEntryChanges, TimeEntryPayload } from './schemas/tickets';
@@ -175,6 +175,7 @@ export interface ApiContract {
 
   'GET /reports/timesheet': { query: TimesheetQuery; response: TimesheetReport };
   'GET /reports/tickets': { query: TicketReportQuery; response: TicketReport };
+  'GET /reports/sla': { query: SlaReportQuery; response: SlaReport };
   /** With `userId`: that person's week; without, every person's week (approvers). */
   'GET /timesheets': { query: TimesheetWeekQuery; response: TimesheetWeek | Items<TimesheetWeek> };
   'GET /timesheets/unapproved': { query: UnapprovedWeeksQuery; response: UnapprovedWeeks };

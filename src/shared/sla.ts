@@ -70,7 +70,11 @@ export const SLA_DUE_SOON_HOURS = 4;
 /** Share of a target used when the warning goes out. */
 export const SLA_WARNING_SHARE = 0.8;
 
-/** One row of `GET reports/sla?from&to&companyId`: a company's month. */
+/**
+ * One row of `GET reports/sla?from&to&companyId`: a company's month, by the month its tickets were
+ * opened. `tickets` counts those with a service level; `met` those finished on time; `breached`
+ * those past a target, finished or not; the rest are still running.
+ */
 export interface SlaReportRow {
   companyId: number | null;
   companyName: string | null;
@@ -81,4 +85,12 @@ export interface SlaReportRow {
   breached: number;
   /** 0–100, one decimal; null with no finished tickets. */
   percentMet: number | null;
+}
+
+/** `GET reports/sla`: rows by company name (no company last), then month; totals over them all. */
+export interface SlaReport {
+  from: string;
+  to: string;
+  rows: SlaReportRow[];
+  totals: { tickets: number; met: number; breached: number; percentMet: number | null };
 }

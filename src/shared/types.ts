@@ -213,7 +213,7 @@ export interface Ticket extends Versioned {
   dueAt: string | null;
   resolvedAt: string | null;
   /** The service-level clock (docs/api.md#service-levels); null when no policy matches. */
-  sla?: TicketSla | null;
+  sla: TicketSla | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -393,6 +393,9 @@ export interface DashboardSummary {
   resolvedLast7Days: number;
   minutesThisWeek: number;
   unbilledCents: number;
+  /** Open tickets past a service-level target, and those due within SLA_DUE_SOON_HOURS. */
+  slaBreached: number;
+  slaDueSoon: number;
   recentTickets: Ticket[];
   openedVsResolved: { day: string; opened: number; resolved: number }[];
 }
@@ -442,7 +445,16 @@ export type SearchResult =
   | (SearchHit & { type: 'invoice_line'; source: InvoiceSource });
 
 /** Why a notification was sent (docs/architecture.md#notifications-watchers-and-mentions). */
-export type NotificationKind = 'assigned' | 'mentioned' | 'commented' | 'status' | 'timesheet_approved' | 'timesheet_rejected' | 'webhook_disabled';
+export type NotificationKind =
+  | 'assigned'
+  | 'mentioned'
+  | 'commented'
+  | 'status'
+  | 'timesheet_approved'
+  | 'timesheet_rejected'
+  | 'webhook_disabled'
+  | 'sla_warning'
+  | 'sla_breached';
 
 export interface Notification {
   id: number;

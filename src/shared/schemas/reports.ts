@@ -23,6 +23,10 @@ export const ticketReportQuerySchema = object({
 });
 export type TicketReportQuery = InferType<typeof ticketReportQuerySchema>;
 
+/** `GET reports/sla`: a company's months; without `companyId`, every company. */
+export const slaReportQuerySchema = object({ ...range, companyId: filterId() });
+export type SlaReportQuery = InferType<typeof slaReportQuerySchema>;
+
 /** `GET dashboard/summary`: the asking person's today, so "overdue" and "this week" follow their calendar. */
 export const dashboardQuerySchema = object({ today: personsToday() });
 export type DashboardQuery = InferType<typeof dashboardQuerySchema>;

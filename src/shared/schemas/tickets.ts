@@ -5,13 +5,14 @@ import { filledLine, filledParagraph, paragraph } from './fields';
 import { calendarDate, filterFlag, personsToday } from './filters';
 import { filterId, recordId } from './ids';
 import { listQuerySchema } from './list';
+import { SLA_FILTERS } from '../sla';
 
 export const TICKET_STATUSES = ['open', 'in_progress', 'on_hold', 'resolved', 'closed'] as const;
 export const TICKET_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 export type TicketPriority = (typeof TICKET_PRIORITIES)[number];
 
-export const TICKET_SORTS = ['createdAt', 'updatedAt', 'dueAt', 'priority', 'status', 'title', 'id'] as const;
+export const TICKET_SORTS = ['createdAt', 'updatedAt', 'dueAt', 'priority', 'status', 'title', 'id', 'slaDueAt'] as const;
 export type TicketSort = (typeof TICKET_SORTS)[number];
 
 const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?Z$/;
@@ -67,6 +68,7 @@ export const ticketListQuerySchema = listQuerySchema.shape({
   open: filterFlag(),
   overdue: filterFlag(),
   mine: filterFlag(),
+  sla: string().oneOf(SLA_FILTERS, `Must be one of ${SLA_FILTERS.join(', ')}`),
   // What overdue counts from; without it, the UTC day.
   today: personsToday(),
   sort: string().oneOf(

@@ -28,7 +28,7 @@ import { enqueueWebhooks } from './webhooks/enqueue';
 // What the rest of the Worker may use of the provider, and nothing else (held by lint).
 export { LiveHub } from './live/hub';
 export { shareNote, type RequestNote } from './http/request-note';
-export { backupOnSchedule, DAILY_BACKUP_CRON } from './scheduled';
+export { backupOnSchedule, DAILY_BACKUP_CRON, slaAlertsOnSchedule } from './scheduled';
 export { handleWebhookBatch, type WebhookMessage } from './webhooks/consumer';
 
 /** The embedded provider API: what UPSTREAM_API_URL would otherwise serve, on D1 and R2. */

@@ -4,6 +4,8 @@ import { BackupRunning } from './db/backup/capacity';
 import { nextRunToContinue } from './db/backup/run';
 import { backupSettings } from './db/backup/vars';
 import type { ProviderBindings } from './env';
+import { sendSlaAlerts } from './db/sla/alerts';
+import { teamHub } from './live/team-hub';
 
 /** The daily backup's Cron Trigger in wrangler.toml; the other trigger carries backups on. */
 export const DAILY_BACKUP_CRON = '0 3 * * *';
@@ -50,3 +52,13 @@ export const continueBackup = async (env: BackupBindings) => {
 
 /** What a Cron Trigger does here: the daily backup, or the next step of one under way. */
 export const backupOnSchedule = (cron: string, env: BackupBindings) => (cron === DAILY_BACKUP_CRON ? runScheduledBackup(env) : continueBackup(env));
+
+/**
+ * The minute trigger's other work: service-level warnings, passed to the live channel once
+ * committed (docs/architecture.md#service-levels).
+ */
+export const slaAlertsOnSchedule = async (env: Pick<ProviderBindings, 'DB' | 'LIVE'>, now = new Date()) => {
+  const notifications = await sendSlaAlerts(env.DB, now);
+  if (notifications.length) await teamHub(env).publish({ changes: [], notifications, sessionsOf: [] });
+  return notifications;
+};

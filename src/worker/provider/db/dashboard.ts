@@ -3,6 +3,8 @@ import type { DashboardSummary } from '../../../shared/types';
 import { bucketsOf, countsOf, openedAndResolved } from './report-buckets';
 import { TICKET_SELECT, rowsOf, toTicket, type TicketRow } from './rows';
 import { OPEN_SQL, overdueSql } from './tickets';
+import { SLA_DUE_SOON_HOURS } from '../../../shared/sla';
+import { slaBreachedSql, slaDueSoonSql } from './sla/clock-sql';
 
 interface Figures {
   open_tickets: number;
@@ -11,6 +13,8 @@ interface Figures {
   resolved_7: number;
   minutes_week: number;
   unbilled: number;
+  sla_breached: number;
+  sla_due_soon: number;
 }
 
 const DAYS_CHARTED = 30;
@@ -32,7 +36,9 @@ export const dashboardSummary = async (db: D1Database, userId: number, today?: s
            (SELECT count(*) FROM tickets t WHERE ${overdueSql('?2')}) AS overdue,
            (SELECT count(*) FROM tickets WHERE resolved_at >= ?3) AS resolved_7,
            (SELECT coalesce(sum(minutes), 0) FROM time_entries WHERE work_date >= ?4) AS minutes_week,
-           (SELECT coalesce(sum(amount_cents), 0) FROM invoice_lines WHERE status != 'invoiced') AS unbilled`,
+           (SELECT coalesce(sum(amount_cents), 0) FROM invoice_lines WHERE status != 'invoiced') AS unbilled,
+           (SELECT count(*) FROM tickets t WHERE ${OPEN_SQL} AND ${slaBreachedSql('t')}) AS sla_breached,
+           (SELECT count(*) FROM tickets t WHERE ${slaDueSoonSql('t', SLA_DUE_SOON_HOURS)}) AS sla_due_soon`,
       )
       .bind(userId, today, weekAgo, weekStart(today)),
     db.prepare(`${TICKET_SELECT} ORDER BY t.created_at DESC, t.id DESC LIMIT 8`),
@@ -47,6 +53,8 @@ export const dashboardSummary = async (db: D1Database, userId: number, today?: s
     resolvedLast7Days: f?.resolved_7 ?? 0,
     minutesThisWeek: f?.minutes_week ?? 0,
     unbilledCents: f?.unbilled ?? 0,
+    slaBreached: f?.sla_breached ?? 0,
+    slaDueSoon: f?.sla_due_soon ?? 0,
     recentTickets: rowsOf<TicketRow>(recent).map(toTicket),
     openedVsResolved: countsOf(series).map(({ bucket, opened, resolved }) => ({ day: bucket, opened, resolved })),
   };

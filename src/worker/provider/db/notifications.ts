@@ -34,9 +34,9 @@ const toNotification = (row: NotificationRow): Notification => ({
 
 const UNREAD_SQL = 'SELECT count(*) AS total FROM notifications WHERE user_id = ?1 AND read_at IS NULL';
 
-/** The notifications one request's batch wrote, each for its owner only. */
-export const notificationsOfRequest = async (db: D1Database, actorId: number, requestId: string) =>
-  (await db.prepare(`${SELECT} WHERE n.request_id = ?1 AND n.actor_id = ?2 ORDER BY n.id`).bind(requestId, actorId).all<NotificationRow>()).results.map(
+/** The notifications one request's batch wrote, each for its owner only; a scheduled run has no actor (null). */
+export const notificationsOfRequest = async (db: D1Database, actorId: number | null, requestId: string) =>
+  (await db.prepare(`${SELECT} WHERE n.request_id = ?1 AND n.actor_id IS ?2 ORDER BY n.id`).bind(requestId, actorId).all<NotificationRow>()).results.map(
     (row) => ({ userId: row.user_id, notification: toNotification(row) }),
   );
 

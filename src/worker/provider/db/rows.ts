@@ -2,6 +2,8 @@ import { statementNumber, type InvoiceSource, type Ledger, type LineStatus, type
 import { addDays, utcDay } from '../../../shared/dates';
 import type { PaymentMethod } from '../../../shared/schemas/payments';
 import type { TicketPriority, TicketStatus } from '../../../shared/schemas/tickets';
+import type { SlaState, TicketSla } from '../../../shared/sla';
+import { slaStateSql } from './sla/clock-sql';
 import type {
   AuditAction,
   AuditEntity,
@@ -100,8 +102,9 @@ export const toTicketCategory = (row: TicketCategoryRow): TicketCategory => ({
 
 /** A ticket with the names of what it points at. */
 export const TICKET_SELECT = `SELECT t.*, c.name AS company_name, k.name AS category_name,
-    ${fullName('a')} AS assignee_name, ${fullName('r')} AS reporter_name
+    ${fullName('a')} AS assignee_name, ${fullName('r')} AS reporter_name, sp.name AS sla_policy_name, ${slaStateSql('t')} AS sla_state
   FROM tickets t
+  LEFT JOIN sla_policies sp ON sp.id = t.sla_policy_id
   LEFT JOIN companies c ON c.id = t.company_id
   LEFT JOIN ticket_categories k ON k.id = t.category_id
   LEFT JOIN users a ON a.id = t.assignee_id
@@ -123,7 +126,28 @@ export interface TicketRow extends Editable {
   reporter_name: string | null;
   due_at: string | null;
   resolved_at: string | null;
+  sla_policy_id: number | null;
+  sla_policy_name: string | null;
+  sla_first_response_due_at: string | null;
+  sla_first_responded_at: string | null;
+  sla_resolution_due_at: string | null;
+  sla_paused_seconds: number;
+  sla_state: SlaState | null;
 }
+
+/** The clock as answers carry it; null without a policy. */
+const slaOf = (row: TicketRow): TicketSla | null =>
+  row.sla_policy_id === null || row.sla_state === null
+    ? null
+    : {
+        policyId: row.sla_policy_id,
+        policyName: row.sla_policy_name ?? '',
+        firstResponseDueAt: row.sla_first_response_due_at ?? '',
+        firstRespondedAt: row.sla_first_responded_at,
+        resolutionDueAt: row.sla_resolution_due_at ?? '',
+        pausedSeconds: row.sla_paused_seconds,
+        state: row.sla_state,
+      };
 
 export const toTicket = (row: TicketRow): Ticket => ({
   id: row.id,
@@ -141,6 +165,7 @@ export const toTicket = (row: TicketRow): Ticket => ({
   reporterName: row.reporter_name,
   dueAt: row.due_at,
   resolvedAt: row.resolved_at,
+  sla: slaOf(row),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   version: row.version,

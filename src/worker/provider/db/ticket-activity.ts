@@ -7,6 +7,7 @@ import { COMMENT_SELECT, TIME_ENTRY_SELECT, rowsOf, toComment, toTimeEntry, writ
 import { fullName } from './sql';
 import { refuseLockedWeek, weekOpenSql } from './timesheets/lock';
 import { commentAddedEvent } from './webhook-events';
+import { recordFirstResponse, refreshClock } from './sla/clock-sql';
 
 export const listComments = async (db: D1Database, ticketId: number) =>
   (
@@ -29,7 +30,7 @@ export const AUDIT_TIME = {
 /** The author of a comment or time entry is the signed-in actor of its audit entry. */
 export type Author = AuditContext & { actorId: number };
 
-/** The people it mentions are told, the ticket's other watchers too, and the author and those mentioned watch it from then on. */
+/** The people it mentions are told, the ticket's other watchers too, and the author and those mentioned watch it from then on; a comment by anyone but the reporter is its first response. */
 export const insertComment = async (db: D1Database, ticketId: number, author: Author, { body }: CommentPayload) => {
   const mentioned = mentionedIds(body);
   const [inserted] = await db.batch([
@@ -44,6 +45,8 @@ export const insertComment = async (db: D1Database, ticketId: number, author: Au
     notifyCommented(db, author, ticketId, mentioned),
     watchTicket(db, author, ticketId, [author.actorId, ...mentioned]),
     commentAddedEvent(db, ticketId, author),
+    recordFirstResponse(db, ticketId, author.actorId),
+    refreshClock(db, ticketId),
   ]);
   return toComment(written(rowsOf<CommentRow>(inserted)[0], 'comment'));
 };

@@ -11,6 +11,9 @@ import { mentionedIds } from '../../../shared/mentions';
 import { NOW_SQL, assignments, insertSql, valuesOf, whereSql, type Condition } from './sql';
 import { changesAny, unlessStale, updateRecord, versionMatches } from './versions';
 import { ticketCreatedEvent, ticketUpdatedEvent } from './webhook-events';
+import { SLA_DUE_SOON_HOURS } from '../../../shared/sla';
+import { decideClock, policyRulesOf, POLICY_RULES_SQL, type ClockBefore, type PolicyRow, type SlaColumns } from './sla/clock';
+import { refreshClock, refreshInsertedClock, slaBreachedSql, slaDueSoonSql } from './sla/clock-sql';
 
 const COLUMNS: Record<string, string> = {
   title: 'title',
@@ -40,7 +43,15 @@ const SORT_SQL: Record<TicketSort, string> = {
   id: 't.id',
   priority: "CASE t.priority WHEN 'low' THEN 0 WHEN 'normal' THEN 1 WHEN 'high' THEN 2 ELSE 3 END",
   status: "CASE t.status WHEN 'open' THEN 0 WHEN 'in_progress' THEN 1 WHEN 'on_hold' THEN 2 WHEN 'resolved' THEN 3 ELSE 4 END",
+  // Tickets with no running clock sort after every due time.
+  slaDueAt: "coalesce(t.sla_due_at, '9')",
 };
+
+const SLA_FILTER_SQL = {
+  breached: slaBreachedSql('t'),
+  due_soon: slaDueSoonSql('t', SLA_DUE_SOON_HOURS),
+  paused: "(t.sla_policy_id IS NOT NULL AND t.status = 'on_hold')",
+} as const;
 
 const CLOSED = ['resolved', 'closed'];
 
@@ -66,6 +77,7 @@ const filters = (query: TicketListQuery, userId: number) =>
     query.assigneeId && ((bind) => `t.assignee_id = ${bind(query.assigneeId)}`),
     query.mine && ((bind) => `t.assignee_id = ${bind(userId)}`),
     query.open && OPEN_SQL,
+    query.sla && SLA_FILTER_SQL[query.sla],
     query.overdue && ((bind) => overdueSql(bind(query.today ?? utcDay()))),
     query.q && textFilter(query.q),
   ]);
@@ -96,11 +108,15 @@ export const ticketExists = async (db: D1Database, id: number) =>
 /** The reporter is the signed-in actor. */
 export const insertTicket = async (db: D1Database, payload: TicketPayload, audit: AuditContext & { actorId: number }) => {
   await assertReferencesExist(db, payload);
-  const resolvedAt = payload.status && CLOSED.includes(payload.status) ? new Date().toISOString() : undefined;
-  const list = assignments({ ...payload, reporterId: audit.actorId, resolvedAt }, COLUMNS);
+  const now = new Date();
+  const resolvedAt = payload.status && CLOSED.includes(payload.status) ? now.toISOString() : undefined;
+  const fields = { status: payload.status ?? 'open', priority: payload.priority ?? 'normal', company_id: payload.companyId ?? null, category_id: payload.categoryId ?? null };
+  const clock = decideClock(null, fields, await policyRules(db), now);
+  const list = [...assignments({ ...payload, reporterId: audit.actorId, resolvedAt }, COLUMNS), ...clockAssignments(clock)];
   const mentioned = mentionedIds(payload.description);
   const [inserted] = await db.batch<{ id: number }>([
     db.prepare(insertSql('tickets', list)).bind(...valuesOf(list)),
+    refreshInsertedClock(db),
     auditCreated(db, audit, AUDIT),
     ticketCreatedEvent(db, audit),
     ...(payload.assigneeId ? [notifyAssigned(db, audit, null, payload.assigneeId)] : []),
@@ -110,14 +126,71 @@ export const insertTicket = async (db: D1Database, payload: TicketPayload, audit
   return written(await findTicket(db, written(inserted?.results[0], 'ticket').id), 'ticket');
 };
 
+const policyRules = async (db: D1Database) => policyRulesOf(await db.prepare(POLICY_RULES_SQL).all<PolicyRow>());
+
+const clockAssignments = (clock: SlaColumns) => Object.entries(clock).map(([column, value]) => ({ column, value: value as unknown }));
+
+/** The fields a policy matches on and the status that pauses the clock: a change to any re-decides it. */
+const CLOCK_FIELDS = ['status', 'priority', 'companyId', 'categoryId'] as const;
+
+const CLOCK_BEFORE_SQL = `SELECT status, priority, company_id, category_id, created_at, version, sla_policy_id, sla_started_at,
+    sla_first_response_due_at, sla_resolution_due_at, sla_first_response_warn_at, sla_resolution_warn_at, sla_paused_seconds, sla_paused_at, sla_alerts
+  FROM tickets WHERE id = ?1`;
+
+/** A write that re-decides the clock is guarded on the version it was decided from; another save in between tries again. */
+const CLOCK_TRIES = 3;
+
 /**
  * Applies the given fields; moving to resolved or closed stamps resolved_at, reopening clears it.
  * With `version` (If-Match), only a ticket still at that version changes, else StaleVersion.
+ * A change to what the service-level clock depends on decides it again from the row as read, and
+ * the UPDATE holds only if the row is still that version (docs/architecture.md#service-levels).
  */
 export const updateTicket = async (db: D1Database, id: number, changes: TicketChanges, audit: AuditContext & { actorId: number }, version?: number) => {
   await assertReferencesExist(db, changes);
+  // Without a clock to decide, the write is guarded by If-Match alone and never races.
+  const unclocked = async () => {
+    const written = await writeTicket(db, id, changes, audit, version, null);
+    return written === RACED ? null : written;
+  };
+  if (!CLOCK_FIELDS.some((field) => changes[field] !== undefined)) return unclocked();
+  for (let tried = 1; ; tried++) {
+    const [read, rules] = await db.batch([db.prepare(CLOCK_BEFORE_SQL).bind(id), db.prepare(POLICY_RULES_SQL)]);
+    const before = (read?.results[0] as (ClockBefore & { version: number }) | undefined) ?? null;
+    const policies = policyRulesOf(rules as D1Result<PolicyRow>);
+    if (!before || (before.sla_policy_id === null && policies.length === 0)) return unclocked();
+    const after = {
+      status: changes.status ?? before.status,
+      priority: changes.priority ?? before.priority,
+      company_id: changes.companyId === undefined ? before.company_id : changes.companyId,
+      category_id: changes.categoryId === undefined ? before.category_id : changes.categoryId,
+    };
+    const clock = decideClock(before, after, policies, new Date());
+    const written = await writeTicket(db, id, changes, audit, version, { clock, version: before.version });
+    if (written !== RACED) return written;
+    if (tried === CLOCK_TRIES) throw new Error(`ticket ${id} kept changing while its service-level clock was decided`);
+  }
+};
+
+/** The answer of a clock-guarded write that lost to another save made after its read. */
+const RACED = Symbol('raced');
+
+const writeTicket = async (
+  db: D1Database,
+  id: number,
+  changes: TicketChanges,
+  audit: AuditContext & { actorId: number },
+  version: number | undefined,
+  decided: { clock: SlaColumns; version: number } | null,
+) => {
   const resolved = changes.status && (CLOSED.includes(changes.status) ? `resolved_at = coalesce(resolved_at, ${NOW_SQL})` : 'resolved_at = NULL');
-  const where = [versionMatches(version)];
+  // A status change by anyone but the reporter is a first response (docs/architecture.md#service-levels).
+  const responded =
+    changes.status &&
+    ((bind: (value: unknown) => string) =>
+      `sla_first_responded_at = coalesce(sla_first_responded_at, CASE WHEN reporter_id IS NOT ${bind(audit.actorId)} AND status IS NOT ${bind(changes.status)} THEN ${NOW_SQL} END)`);
+  const clock = decided ? clockAssignments(decided.clock).map(({ column, value }) => (bind: (value: unknown) => string) => `${column} = ${bind(value)}`) : [];
+  const where = [versionMatches(version ?? decided?.version)];
   const mentioned = mentionedIds(changes.description);
   // Notices read the row as it stands before the UPDATE, with its WHERE, as the audit entry does.
   const before = [
@@ -127,9 +200,11 @@ export const updateTicket = async (db: D1Database, id: number, changes: TicketCh
     ...(mentioned.length ? [notifyMentioned(db, audit, id, mentioned, where)] : []),
   ];
   const set = assignments(changes, COLUMNS);
+  const computed = [...(resolved ? [resolved] : []), ...(responded ? [responded] : []), ...clock];
   const results = await db.batch([
     ...before,
-    updateRecord(db, { table: 'tickets', id, set, computed: resolved ? [resolved] : [], where: [...where, changesAny(set)] }),
+    updateRecord(db, { table: 'tickets', id, set, computed, where: [...where, changesAny(set)] }),
+    refreshClock(db, id),
     watchTicket(db, audit, id, [changes.assigneeId, ...mentioned], true),
     ticketUpdatedEvent(db, id, audit),
   ]);
@@ -137,5 +212,6 @@ export const updateTicket = async (db: D1Database, id: number, changes: TicketCh
   if ((result?.meta.changes ?? 0) > 0) return findTicket(db, id);
   // Nothing changed: the ticket has moved on from `version`, there is no such ticket, or it
   // already held every value sent (then it is answered as it stands).
-  return unlessStale(await findTicket(db, id), version);
+  const current = unlessStale(await findTicket(db, id), version);
+  return decided && version === undefined && current && current.version !== decided.version ? RACED : current;
 };

@@ -3,6 +3,7 @@ import type { StatementIssuer } from '../../../shared/types';
 import type { AuditContext } from './audit';
 import { LINE_SELECT, STATEMENT_LINES_SQL, STATEMENT_SELECT } from './rows';
 import { webhookOutbox } from './webhooks';
+import { slaJsonSql } from './sla/clock-sql';
 
 /**
  * The outbox statements of each event (docs/api.md#webhook-events), for the batches of the
@@ -20,7 +21,8 @@ const ticketJson = (where: string) =>
        'companyId', t.company_id, 'companyName', (SELECT name FROM companies WHERE id = t.company_id),
        'categoryId', t.category_id, 'categoryName', (SELECT name FROM ticket_categories WHERE id = t.category_id)),
      '$.assigneeId', t.assignee_id, '$.assigneeName', ${PERSON('assignee_id')}, '$.reporterId', t.reporter_id, '$.reporterName', ${PERSON('reporter_id')},
-     '$.dueAt', t.due_at, '$.resolvedAt', t.resolved_at, '$.createdAt', t.created_at, '$.updatedAt', t.updated_at, '$.version', t.version)
+     '$.dueAt', t.due_at, '$.resolvedAt', t.resolved_at, '$.createdAt', t.created_at, '$.updatedAt', t.updated_at, '$.version', t.version,
+     '$.sla', json(${slaJsonSql('t')}))
    FROM tickets t WHERE ${where}`;
 
 /** After the ticket's `create` audit entry: the entry names the new ticket. */
