@@ -112,7 +112,9 @@ export const insertTicket = async (db: D1Database, payload: TicketPayload, audit
   const resolvedAt = payload.status && CLOSED.includes(payload.status) ? now.toISOString() : undefined;
   const fields = { status: payload.status ?? 'open', priority: payload.priority ?? 'normal', company_id: payload.companyId ?? null, category_id: payload.categoryId ?? null };
   const clock = decideClock(null, fields, await policyRules(db), now);
-  const list = [...assignments({ ...payload, reporterId: audit.actorId, resolvedAt }, COLUMNS), ...clockAssignments(clock)];
+  // Stamped here rather than by the column default, so the clock starts at the ticket's own creation time.
+  const stamps = [{ column: 'created_at', value: now.toISOString() }, { column: 'updated_at', value: now.toISOString() }];
+  const list = [...assignments({ ...payload, reporterId: audit.actorId, resolvedAt }, COLUMNS), ...stamps, ...clockAssignments(clock)];
   const mentioned = mentionedIds(payload.description);
   const [inserted] = await db.batch<{ id: number }>([
     db.prepare(insertSql('tickets', list)).bind(...valuesOf(list)),
