@@ -9,17 +9,18 @@ import { benchLedgerImport } from './ledger-import';
 import { benchPassthrough } from './passthrough';
 import { SCALE_URL, benchProvider, prepareScaleData, serveScaleApp } from './provider';
 import { benchRestore } from './restore';
+import { benchSla } from './sla';
 import { benchUpload } from './upload';
 import { benchWebhooks } from './webhooks';
 import type { BenchRow } from './stats';
 
 // `npm run bench`: every figure of docs/decisions.md#performance-budgets in one run, a table, bench/results.json, and a
 // non-zero exit when any budget is missed. `npm run bench -- provider browser` runs only those
-// sections (sizes, passthrough, restore, live, upload, import, webhooks, provider, backup, browser, lighthouse) and leaves results.json alone.
+// sections (sizes, passthrough, restore, live, upload, import, webhooks, provider, sla, backup, browser, lighthouse) and leaves results.json alone.
 process.env.WRANGLER_SEND_METRICS ??= 'false';
 process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= 'false';
 
-const SECTIONS = ['sizes', 'passthrough', 'restore', 'live', 'upload', 'import', 'webhooks', 'provider', 'backup', 'browser', 'lighthouse'] as const;
+const SECTIONS = ['sizes', 'passthrough', 'restore', 'live', 'upload', 'import', 'webhooks', 'provider', 'sla', 'backup', 'browser', 'lighthouse'] as const;
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !(SECTIONS as readonly string[]).includes(name));
 if (unknown.length) {
@@ -61,9 +62,10 @@ await section('upload', 'attachment upload', benchUpload);
 await section('import', 'ledger import', benchLedgerImport);
 await section('webhooks', 'webhook delivery', benchWebhooks);
 
-if (wanted('provider') || wanted('backup') || wanted('browser') || wanted('lighthouse')) {
+if (wanted('provider') || wanted('sla') || wanted('backup') || wanted('browser') || wanted('lighthouse')) {
   await prepareScaleData();
   await section('provider', 'provider at scale', benchProvider);
+  await section('sla', 'service levels at scale', benchSla);
   await section('backup', 'backup at scale', benchBackup);
   if (wanted('browser') || wanted('lighthouse')) {
     const app = await serveScaleApp();
