@@ -22,6 +22,8 @@ export interface LoginResponse {
   email: string;
   userId: number;
   role: Role;
+  /** The person's IANA zone; an upstream provider may leave it out. */
+  timeZone?: string;
 }
 
 /** An editable record (docs/architecture.md#record-versions). */
@@ -40,6 +42,8 @@ export interface User extends Versioned {
   email: string;
   isActive: boolean;
   role: Role;
+  /** IANA name; the daily mail digest goes at 07:00 in it. */
+  timeZone: string;
   createdAt: string;
   updatedAt: string;
 }

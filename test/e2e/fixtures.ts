@@ -148,7 +148,7 @@ export const startSignedIn = async (page: Page, credentials: Credentials = admin
   const session = credentials.email === ADMIN_EMAIL ? await adminSession() : await sessionFor(credentials);
   const stored = JSON.stringify({
     token: session.token,
-    user: { id: session.userId, firstName: session.firstName, surname: session.surname, email: session.email, role: session.role },
+    user: { id: session.userId, firstName: session.firstName, surname: session.surname, email: session.email, role: session.role, timeZone: session.timeZone },
   });
   await page.addInitScript(
     ({ origin, key, value }) => {

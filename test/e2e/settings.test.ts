@@ -186,6 +186,25 @@ describe('profile tab', () => {
     await snap(page, 'settings-profile-saved-desktop');
   });
 
+  it('keeps the time zone chosen on the profile, UTC until then, for the 07:00 mail digest', async () => {
+    const user = await createUser();
+    const { page, dialog } = await openProfile(user);
+    const zone = dialog.getByRole('combobox', { name: 'Time zone' });
+    expect(await zone.inputValue()).toBe('UTC');
+    await zone.fill('Berl');
+    await page.getByRole('option', { name: 'Europe/Berlin', exact: true }).click();
+    await submit(page, 'Update Profile');
+    await toastWith(page, 'Profile Updated').waitFor();
+    expect(await storedAuth(page)).toMatchObject({ user: { id: user.id, timeZone: 'Europe/Berlin' } });
+    const { token } = (await apiLogin(user)).body;
+    expect((await api(`users/${user.id}`, { token })).body).toMatchObject({ timeZone: 'Europe/Berlin' });
+    await snap(page, 'settings-profile-time-zone-desktop');
+
+    // Signed in again, the form starts from the zone the sign-in answered.
+    const again = await openProfile(user);
+    expect(await again.dialog.getByRole('combobox', { name: 'Time zone' }).inputValue()).toBe('Europe/Berlin');
+  });
+
   it('shows the conflict detail when the email belongs to someone else', async () => {
     const user = await createUser();
     const { page, dialog } = await openProfile(user);

@@ -17,7 +17,7 @@ describe('successful login', () => {
     const res = await attemptLogin(user, { ip: freshIp() });
     const { status, body } = await readJson<Record<string, unknown>>(res);
     expect(status).toBe(200);
-    expect(Object.keys(body).sort()).toEqual(['email', 'firstName', 'role', 'surname', 'token', 'userId']);
+    expect(Object.keys(body).sort()).toEqual(['email', 'firstName', 'role', 'surname', 'timeZone', 'token', 'userId']);
     expect(body).toMatchObject({ firstName: 'Ada', surname: 'Lovelace', email: user.email, userId: user.id, role: 'staff' });
 
     const token = body.token as string;

@@ -80,7 +80,7 @@ describe('registering and signing in', () => {
     expect(requestOptions).toMatchObject({ rpId: TEST_RP_ID, allowCredentials: [], userVerification: 'preferred', timeout: 300_000 });
     const login = await readJson<LoginResponse>(await post('auth/passkeys/login', { response: await authenticator.signIn(requestOptions), audience: env.APP_AUDIENCE }));
     expect(login.status, login.text).toBe(200);
-    expect(Object.keys(login.body).sort()).toEqual(['email', 'firstName', 'role', 'surname', 'token', 'userId']);
+    expect(Object.keys(login.body).sort()).toEqual(['email', 'firstName', 'role', 'surname', 'timeZone', 'token', 'userId']);
     expect(login.body).toMatchObject({ userId: person.user.id, email: person.user.email, role: 'staff' });
     // The token works like a password sign-in's.
     expect((await api('auth/passkeys', { token: login.body.token })).status).toBe(200);

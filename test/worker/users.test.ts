@@ -1,5 +1,6 @@
+import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import type { Page, User } from '../../src/shared/types';
+import type { LoginResponse, Page, User } from '../../src/shared/types';
 import {
   api,
   attemptLogin,
@@ -274,6 +275,23 @@ describe('PATCH users/profile', () => {
     const profile = { id: user.id, firstName: 'Mary', surname: 'Jackson', email };
     expect(await json<User>(await patch('users/profile', token, profile), 200)).toMatchObject(profile);
     expect(await json<User>(await call(`users/${user.id}`, { token }), 200)).toMatchObject(profile);
+  });
+
+  it('keeps the person’s time zone: UTC until chosen, answered at sign-in, audited, an unknown zone refused', async () => {
+    const { token, user } = await signedIn();
+    expect(await json<User>(await call(`users/${user.id}`, { token }), 200)).toMatchObject({ timeZone: 'UTC' });
+    const profile = { id: user.id, firstName: user.firstName, surname: user.surname, email: user.email };
+    expect(await json<User>(await patch('users/profile', token, { ...profile, timeZone: 'Australia/Sydney' }), 200)).toMatchObject({ timeZone: 'Australia/Sydney' });
+    // A form that sends no zone leaves the chosen one alone.
+    expect(await json<User>(await patch('users/profile', token, { ...profile, firstName: 'Zoned' }), 200)).toMatchObject({ timeZone: 'Australia/Sydney' });
+    const entries = await env.DB.prepare("SELECT changes FROM audit_log WHERE entity = 'user' AND entity_id = ?1 AND action = 'update' ORDER BY id").bind(user.id).all<{ changes: string }>();
+    expect(JSON.parse(entries.results[0]?.changes ?? '{}')).toEqual({ timeZone: ['UTC', 'Australia/Sydney'] });
+    for (const timeZone of ['Mars/Olympus', 'x'.repeat(200), '']) {
+      const refused = await expectError(await patch('users/profile', token, { ...profile, timeZone }), 400);
+      expect(refused.errors?.timeZone).toEqual(['Must be a time zone such as Europe/London']);
+    }
+    expect(await json<User>(await call(`users/${user.id}`, { token }), 200)).toMatchObject({ timeZone: 'Australia/Sydney' });
+    expect(await json<LoginResponse>(await attemptLogin(user), 200)).toMatchObject({ userId: user.id, timeZone: 'Australia/Sydney' });
   });
 
   it('answers 403 to another user’s id and changes nothing', async () => {

@@ -15,6 +15,8 @@ export interface StoredUser {
   surname: string;
   email: string;
   role: Role | null;
+  /** Absent for a session stored before people had a zone, or from a provider that sends none. */
+  timeZone?: string;
 }
 
 export interface AuthState {
@@ -76,6 +78,7 @@ export const signIn = (response: LoginResponse) => {
     surname: response.surname,
     email: response.email,
     role: roleOf(response.role),
+    timeZone: response.timeZone,
   };
 };
 

@@ -4,6 +4,7 @@ import type { Role } from '../types';
 import { EMAIL_MAX, NAME_MAX, emailText, filledLine, password } from './fields';
 import { recordId } from './ids';
 import { listQuerySchema } from './list';
+import { timeZoneField } from './sla';
 
 const name = () => filledLine(NAME_MAX, 'Required');
 const email = () => emailText(EMAIL_MAX, 'Required');
@@ -16,6 +17,8 @@ export const profileSchema = object({
   firstName: name().required('Required'),
   surname: name().required('Required'),
   email: email().required('Required'),
+  // The person's own zone: the 07:00 mail digest and their dates follow it (docs/api.md#users).
+  timeZone: timeZoneField(),
 });
 export type ProfilePayload = InferType<typeof profileSchema>;
 

@@ -1,38 +1,11 @@
 import { ActionIcon, Button, Fieldset, Group, Select, Stack, Text, TextInput, Textarea } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useField, useForm } from 'react-final-form';
 import type { CalendarHours } from '../../../shared/sla';
 import { errorOf } from '../../lib/form/fields';
 
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 const DAY_OPTIONS = WEEKDAYS.map((label, i) => ({ value: String(i + 1), label }));
-
-/** The zones this browser knows, with the calendar's own even if it does not. */
-const useZones = (current: string | undefined) =>
-  useMemo(() => {
-    const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['UTC'];
-    return current && !zones.includes(current) ? [current, ...zones] : zones;
-  }, [current]);
-
-/** The calendar's IANA time zone, searched by typing part of its name. */
-export function TimeZoneField({ name, label }: { name: string; label: string }) {
-  const { input, meta } = useField<string>(name);
-  const zones = useZones(input.value || undefined);
-  return (
-    <Select
-      label={label}
-      description="Hours and holidays are read in this zone"
-      data={zones}
-      searchable
-      value={input.value || null}
-      onChange={(value) => input.onChange(value ?? undefined)}
-      onBlur={input.onBlur}
-      error={errorOf(meta)}
-      allowDeselect={false}
-      nothingFoundMessage="No such time zone"
-    />
-  );
-}
 
 /** A list field's error as the fields show errors: its first per-item message (`holidays[2]`'s), when errorOf would show one. */
 const firstMessage = (error: unknown): string | undefined => {

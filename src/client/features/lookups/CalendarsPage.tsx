@@ -5,7 +5,8 @@ import { formatDateTime } from '../../lib/format';
 import { TextField } from '../../lib/form/fields';
 import { Facts } from '../../lib/ui/Facts';
 import { lookupApi } from './api';
-import { HolidaysField, TimeZoneField, WEEKDAYS, WeeklyHoursField } from './CalendarFields';
+import { TimeZoneField } from '../../lib/form/TimeZoneField';
+import { HolidaysField, WEEKDAYS, WeeklyHoursField } from './CalendarFields';
 import { LookupPage, type LookupConfig } from './LookupPage';
 
 /** "Monday 09:00–17:30", one span a line; none is around the clock. */
@@ -31,7 +32,7 @@ const config: LookupConfig<Calendar> = {
   fields: (
     <>
       <TextField name="name" label="Name" />
-      <TimeZoneField name="timeZone" label="Time zone" />
+      <TimeZoneField name="timeZone" label="Time zone" description="Hours and holidays are read in this zone" />
       <WeeklyHoursField name="hours" />
       <HolidaysField name="holidays" />
     </>

@@ -4,6 +4,7 @@ import type { User } from '../../../shared/types';
 import { ApiError } from '../../lib/api';
 import { updateStoredUser, useAuth } from '../../lib/auth-store';
 import { TextField } from '../../lib/form/fields';
+import { TimeZoneField } from '../../lib/form/TimeZoneField';
 import { validateWith } from '../../lib/form/validate';
 import { MutationForm } from '../../lib/form/MutationForm';
 import { SubmitButton } from '../../lib/form/SubmitButton';
@@ -37,7 +38,7 @@ export function ProfileTab() {
       const conflict = conflictDetail(error);
       return conflict ? [conflict] : ['Profile not updated', error.message];
     },
-    onSuccess: (_, values) => updateStoredUser({ firstName: values.firstName, surname: values.surname, email: values.email }),
+    onSuccess: (saved, values) => updateStoredUser({ firstName: values.firstName, surname: values.surname, email: values.email, timeZone: saved.timeZone }),
   };
 
   return (
@@ -49,6 +50,8 @@ export function ProfileTab() {
         firstName: user?.firstName ?? '',
         surname: user?.surname ?? '',
         email: user?.email ?? '',
+        // A session stored before people had a zone has none: theirs is UTC until they choose.
+        timeZone: user?.timeZone ?? 'UTC',
       }}
     >
       {({ submitting }) => (
@@ -56,6 +59,7 @@ export function ProfileTab() {
           <TextField name="firstName" label="First Name" autoComplete="given-name" />
           <TextField name="surname" label="Surname" autoComplete="family-name" />
           <TextField name="email" label="Email Address" type="email" autoComplete="email" />
+          <TimeZoneField name="timeZone" label="Time zone" description="Your daily mail digest goes at 07:00 in this zone" />
           <SubmitButton label="Update Profile" submitting={submitting} />
         </Stack>
       )}

@@ -1,4 +1,5 @@
 import { sign, verify } from 'hono/jwt';
+import type { LoginResponse, User } from '../../../shared/types';
 
 const TOKEN_LIFETIME_SECONDS = 8 * 60 * 60;
 
@@ -60,3 +61,14 @@ export const readToken = async (token: string, { secret, audience }: TokenSettin
     return null;
   }
 };
+
+/** What every way of signing in answers: the session token and who it is for. */
+export const loginAnswer = (token: string, user: User): LoginResponse => ({
+  token,
+  firstName: user.firstName,
+  surname: user.surname,
+  email: user.email,
+  userId: user.id,
+  role: user.role,
+  timeZone: user.timeZone,
+});

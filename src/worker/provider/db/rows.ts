@@ -48,11 +48,12 @@ export interface UserRow extends Editable {
   email: string;
   is_active: number;
   role: Role;
+  time_zone: string;
   session_version: number;
 }
 
 /** Every user column but the password hash. */
-export const USER_COLUMNS = 'id, first_name, surname, email, is_active, role, session_version, created_at, updated_at, version';
+export const USER_COLUMNS = 'id, first_name, surname, email, is_active, role, time_zone, session_version, created_at, updated_at, version';
 
 export const toUser = (row: UserRow): User => ({
   id: row.id,
@@ -61,6 +62,7 @@ export const toUser = (row: UserRow): User => ({
   email: row.email,
   isActive: flag(row.is_active),
   role: row.role,
+  timeZone: row.time_zone,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   version: row.version,

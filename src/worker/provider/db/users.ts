@@ -46,6 +46,7 @@ export const USER_AUDIT_FIELDS: AuditFields = {
   email: jsonColumn('email'),
   role: jsonColumn('role'),
   isActive: jsonFlag('is_active'),
+  timeZone: jsonColumn('time_zone'),
 };
 const PASSWORD_MARK = ['password'];
 
@@ -73,7 +74,7 @@ export const insertUser = async (db: D1Database, user: NewUser, audit: AuditCont
   return toUser(written(inserted?.results[0], 'user'));
 };
 
-const COLUMNS = { firstName: 'first_name', surname: 'surname', email: 'email', isActive: 'is_active', role: 'role', passwordHash: 'password_hash' };
+const COLUMNS = { firstName: 'first_name', surname: 'surname', email: 'email', isActive: 'is_active', role: 'role', timeZone: 'time_zone', passwordHash: 'password_hash' };
 
 export interface UserChanges {
   firstName?: string;
@@ -81,6 +82,7 @@ export interface UserChanges {
   email?: string;
   isActive?: boolean;
   role?: Role;
+  timeZone?: string;
   passwordHash?: string;
 }
 

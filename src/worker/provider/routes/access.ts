@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import { accessLoginSchema, type AccessIdentity } from '../../../shared/schemas/access';
-import type { LoginResponse } from '../../../shared/types';
-import { issueToken } from '../auth/token';
+import { issueToken, loginAnswer } from '../auth/token';
 import { auditEvent } from '../db/audit';
 import { countAttempt } from '../db/login-attempts';
 import { findCredentials } from '../db/users';
@@ -59,5 +58,5 @@ export const accessRoutes = new Hono<ProviderEnv>()
     const { user, sessionVersion } = credentials;
     await auditEvent(c.env.DB, { actorId: user.id, requestId }, { action: 'login', entity: 'session', entityId: user.id, changes: METHOD }).run();
     const token = await issueToken({ id: user.id, sessionVersion }, { secret: c.env.JWT_SECRET, audience: c.env.APP_AUDIENCE });
-    return c.json<LoginResponse>({ token, firstName: user.firstName, surname: user.surname, email: user.email, userId: user.id, role: user.role });
+    return c.json(loginAnswer(token, user));
   });

@@ -1,9 +1,8 @@
 import { Hono } from 'hono';
 import { loginSchema } from '../../../shared/schemas/auth';
-import type { LoginResponse } from '../../../shared/types';
 import { DUMMY_HASH, verifyPassword } from '../auth/password';
 import { countAttempt, recordSuccess } from '../db/login-attempts';
-import { issueToken } from '../auth/token';
+import { issueToken, loginAnswer } from '../auth/token';
 import { auditEvent } from '../db/audit';
 import { revokeSession } from '../db/sessions';
 import { findCredentials } from '../db/users';
@@ -47,7 +46,7 @@ export const authRoutes = new Hono<ProviderEnv>()
     await recordSuccess(c.env.DB, subject, attempt('login', user.id));
 
     const token = await issueToken({ id: user.id, sessionVersion }, { secret: c.env.JWT_SECRET, audience: c.env.APP_AUDIENCE });
-    return c.json<LoginResponse>({ token, firstName: user.firstName, surname: user.surname, email: user.email, userId: user.id, role: user.role });
+    return c.json(loginAnswer(token, user));
   })
   // Ends the presented token on the server; every later call with it gets 401.
   .post('/logout', requireAuth, async (c) => {

@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { addPasskeySchema, passkeyLoginSchema, renamePasskeySchema } from '../../../shared/schemas/passkeys';
-import type { LoginResponse, PasskeyCreationOptions, PasskeyRequestOptions } from '../../../shared/types';
-import { issueToken } from '../auth/token';
+import type { PasskeyCreationOptions, PasskeyRequestOptions } from '../../../shared/types';
+import { issueToken, loginAnswer } from '../auth/token';
 import {
   newChallenge,
   PUBLIC_KEY_ALGORITHMS,
@@ -86,7 +86,7 @@ export const passkeyRoutes = new Hono<ProviderEnv>()
 
     const { user, sessionVersion } = passkey;
     const token = await issueToken({ id: user.id, sessionVersion }, { secret: c.env.JWT_SECRET, audience: c.env.APP_AUDIENCE });
-    return c.json<LoginResponse>({ token, firstName: user.firstName, surname: user.surname, email: user.email, userId: user.id, role: user.role });
+    return c.json(loginAnswer(token, user));
   })
   // The rest is the signed-in person's own passkeys.
   .use(requireAuth)
