@@ -1,3 +1,4 @@
+import type { TicketPriority } from './schemas/tickets';
 /**
  * Service-level shapes of the provider API (docs/api.md#service-levels): calendars, policies and the
  * clock every ticket answer carries.
@@ -36,7 +37,7 @@ export interface SlaPolicy {
   companyName: string | null;
   categoryId: number | null;
   categoryName: string | null;
-  priority: string | null;
+  priority: TicketPriority | null;
   calendarId: number;
   calendarName: string;
   firstResponseMinutes: number;

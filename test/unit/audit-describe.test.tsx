@@ -4,7 +4,7 @@ import { SWRConfig } from 'swr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChangeList } from '../../src/client/lib/audit/ChangeList';
 import { actorOf, describeChanges, fieldLabel, formatValue, recordLabel } from '../../src/client/lib/audit/describe';
-import { formatCents, formatDate, formatDateTime } from '../../src/client/lib/format';
+import { formatCents, formatDate, formatDateTime, formatMinutes } from '../../src/client/lib/format';
 import type { AuditEntry } from '../../src/shared/types';
 
 const entry = (action: AuditEntry['action'], changes: AuditEntry['changes']) => ({ action, changes });
@@ -101,6 +101,26 @@ describe('describeChanges: an audit entry as readable lines', () => {
     expect(formatValue('issuedAt', '2026-11-23T10:00:00.000Z')).toBe(formatDateTime('2026-11-23T10:00:00.000Z'));
     expect(formatValue('period', '2026-02')).toMatch(/2026/);
     expect(formatValue('billable', false)).toBe('No');
+  });
+
+  it("reads a calendar's hours and holidays, and a policy's targets, as people write them, whether stored as JSON text or as arrays", () => {
+    const hours = [
+      { day: 1, from: '09:00', to: '17:30' },
+      { day: 6, from: '22:00', to: '06:00' },
+    ];
+    expect(formatValue('hours', JSON.stringify(hours))).toBe('Mon 09:00–17:30, Sat 22:00–06:00');
+    expect(formatValue('hours', hours)).toBe('Mon 09:00–17:30, Sat 22:00–06:00');
+    expect(formatValue('hours', '[]')).toBe('Around the clock');
+    expect(formatValue('holidays', '["2026-12-25"]')).toBe(formatDate('2026-12-25'));
+    expect(formatValue('holidays', [])).toBe('None');
+    // Text that only looks like a list is shown as it is.
+    expect(formatValue('hours', '[not json')).toBe('[not json');
+    expect(formatValue('firstResponseMinutes', 90)).toBe(formatMinutes(90));
+    expect(describeChanges({ action: 'update', changes: { hours: ['[]', JSON.stringify(hours.slice(0, 1))] } })[0]).toMatchObject({
+      label: 'Hours',
+      before: 'Around the clock',
+      after: 'Mon 09:00–17:30',
+    });
   });
 
   it('an entry with no changes (a sign-in) has no lines', () => {

@@ -83,6 +83,28 @@ export type ValueFormats = Partial<Record<string, (value: unknown) => string | u
 const EMPTY = '—';
 // Stored as snake_case words (`in_progress`), shown as the pages show them ("In progress").
 const WORD_FIELDS = new Set(['status', 'priority', 'role']);
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+
+/** A list the audit log may hold as JSON text or as the array itself (a calendar's hours and holidays). */
+const listOf = (value: unknown): unknown[] | null => {
+  if (Array.isArray(value)) return value;
+  if (typeof value !== 'string' || !value.startsWith('[')) return null;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return Array.isArray(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+};
+
+const isSpan = (item: unknown): item is { day: number; from: string; to: string } =>
+  typeof item === 'object' && item !== null && 'day' in item && 'from' in item && 'to' in item;
+
+/** A calendar's lists as people read them: "Mon 09:00–17:30, Tue 09:00–12:00"; holidays as dates; none as around the clock. */
+const LIST_FIELDS: Record<string, (items: unknown[]) => string> = {
+  hours: (items) => (items.length ? items.filter(isSpan).map((span) => `${WEEKDAYS[span.day - 1] ?? span.day} ${span.from}–${span.to}`).join(', ') : 'Around the clock'),
+  holidays: (items) => (items.length ? items.map((day) => (typeof day === 'string' ? formatDate(day) : String(day))).join(', ') : 'None'),
+};
 
 
 /** A stored value as a person reads it: statuses and roles as words, money, dates and times in the user's locale. */
@@ -90,10 +112,12 @@ export const formatValue = (field: string, value: unknown, formats: ValueFormats
   if (value === null || value === undefined || value === '') return EMPTY;
   const custom = formats[field]?.(value);
   if (custom !== undefined) return custom;
+  const list = LIST_FIELDS[field] && listOf(value);
+  if (list) return LIST_FIELDS[field]?.(list) ?? EMPTY;
   if (typeof value === 'boolean') return field === 'isActive' ? (value ? 'Active' : 'Inactive') : value ? 'Yes' : 'No';
   if (typeof value === 'number') {
     if (field.endsWith('Cents')) return formatCents(value);
-    if (field === 'minutes') return formatMinutes(value);
+    if (field === 'minutes' || field.endsWith('Minutes')) return formatMinutes(value);
     if (field.endsWith('Id')) return `#${value}`;
     return value.toLocaleString();
   }

@@ -1,3 +1,4 @@
+import type { TicketPriority } from '../../../../shared/schemas/tickets';
 import type { Calendar, CalendarHours, SlaPolicy } from '../../../../shared/sla';
 import { Invalid } from '../../errors/domain';
 import { lookupStore } from '../lookups';
@@ -63,7 +64,8 @@ interface PolicyRow {
   company_name: string | null;
   category_id: number | null;
   category_name: string | null;
-  priority: string | null;
+  // The table's CHECK holds it to the ticket priorities.
+  priority: TicketPriority | null;
   calendar_id: number;
   calendar_name: string;
   first_response_minutes: number;
