@@ -16,6 +16,7 @@ import {
   POLL,
   TINY_PNG,
   adminApi,
+  clockedTicket,
   adminAttach,
   adminSession,
   baseUrl,
@@ -40,6 +41,8 @@ interface Ids {
   usedCompany: number;
   ticket: number;
   attached: number;
+  /** A ticket whose service-level clock runs, for the drawer's clock. */
+  clocked: number;
   company: number;
   category: number;
   statement: number;
@@ -154,6 +157,8 @@ const VIEWS: View[] = [
   { name: 'user, create', path: '/users/?component=create' },
   { name: 'tickets', path: '/tickets/' },
   { name: 'ticket', path: ({ ticket }) => `/tickets/?id=${ticket}` },
+  { name: 'ticket with a service-level clock', path: ({ clocked }) => `/tickets/?id=${clocked}` },
+  { name: 'tickets due soon, filters unfolded on a phone', path: '/tickets/?sla=due_soon&sort=slaDueAt', act: unfoldFilters },
   {
     name: 'ticket with attachments',
     path: ({ attached }) => `/tickets/?id=${attached}`,
@@ -274,6 +279,7 @@ const VIEWS: View[] = [
   { name: 'gifs azure line', path: ({ line }) => `/invoices/gifs/azure?lineId=${line['gifs-azure']}` },
   { name: 'timesheet', path: '/reports/timesheet/' },
   { name: 'ticket report', path: '/reports/ticket-report/' },
+  { name: 'service levels report', path: '/reports/sla/' },
   { name: 'settings, profile', path: '/dashboard/?settings=true&tab=profile' },
   { name: 'settings, security', path: '/dashboard/?settings=true&tab=security' },
   { name: 'settings, database', path: '/dashboard/?settings=true&tab=database' },
@@ -343,6 +349,7 @@ beforeAll(async () => {
     usedCompany: (await adminApi<ListPage<{ companyId: number | null }>>('tickets?page=1&pageSize=50')).items.find((t) => t.companyId)?.companyId ?? 0,
     ticket: await firstId('tickets?page=1'),
     attached: await ticketWithFiles(),
+    clocked: (await clockedTicket()).ticket.id,
     company: await firstId('companies?page=1'),
     category: await firstId('ticket-categories?page=1'),
     statement: await firstId('invoices/gifs/statements?page=1'),

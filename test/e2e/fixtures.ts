@@ -20,7 +20,7 @@ import {
 } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, inject, vi } from 'vitest';
 import type { AppPath } from '../../src/client/app/routes';
-import type { LoginResponse, Role, User } from '../../src/shared/types';
+import type { LoginResponse, Role, Ticket, User } from '../../src/shared/types';
 
 // The flags this machine needs: no sandbox as root, and no background calls to a closed network.
 const CHROMIUM_ARGS = [
@@ -330,6 +330,22 @@ export const adminApi = async <T = unknown>(path: string, options: { method?: st
 export const adminApiAnswer = async <T = unknown>(path: string, options: { method?: string; body?: unknown } = {}) =>
   api<T>(path, { ...options, token: (await adminSession()).token });
 
+/**
+ * A company of its own with a service-level policy around the clock (first response in an hour,
+ * resolution in four), and a ticket for it made now, so its clock is running.
+ */
+export const clockedTicket = async (fields: Record<string, unknown> = {}) => {
+  const tag = uniqueTag();
+  const company = await adminApi<{ id: number; name: string }>('companies', { method: 'POST', body: { name: `Clocked Co ${tag}` } });
+  const calendar = await adminApi<{ id: number }>('calendars', { method: 'POST', body: { name: `Around the clock ${tag}`, timeZone: 'UTC' } });
+  const policy = await adminApi<{ id: number; name: string }>('sla-policies', {
+    method: 'POST',
+    body: { name: `Gold ${tag}`, position: 5, companyId: company.id, calendarId: calendar.id, firstResponseMinutes: 60, resolutionMinutes: 240 },
+  });
+  const ticket = await adminApi<Ticket>('tickets', { method: 'POST', body: { title: `Clocked ticket ${tag}`, companyId: company.id, ...fields } });
+  return { company, policy, ticket };
+};
+
 /** A new account with `role`, made by the admin through the API, for tests about what a role sees. */
 export const makeAccount = async (role: Role, name = 'Rowan'): Promise<Credentials & { id: number; firstName: string; surname: string }> => {
   const tag = uniqueTag();
@@ -579,6 +595,7 @@ const SIGNED_IN: Record<Exclude<AppPath, '/login'>, { path: string; heading: str
   '/invoices/gifs/azure': { path: '/invoices/gifs/azure', heading: 'GIFS Azure' },
   '/reports/timesheet': { path: '/reports/timesheet/', heading: 'Timesheet' },
   '/reports/ticket-report': { path: '/reports/ticket-report/', heading: 'Ticket report' },
+  '/reports/sla': { path: '/reports/sla/', heading: 'Service levels' },
   '/audit': { path: '/audit/', heading: 'Audit log' },
   '/webhooks': { path: '/webhooks/', heading: 'Webhooks' },
 };

@@ -76,6 +76,7 @@ export const ROUTES = [
   },
   { path: PAGES.timesheet, group: 'Reports', nav: 'Timesheet', page: page(() => import('../features/reports/TimesheetPage'), 'TimesheetPage') },
   { path: PAGES.ticketReport, group: 'Reports', nav: 'Ticket report', page: page(() => import('../features/reports/TicketReportPage'), 'TicketReportPage') },
+  { path: PAGES.slaReport, group: 'Reports', nav: 'Service levels', page: page(() => import('../features/reports/SlaReportPage'), 'SlaReportPage') },
   { path: PAGES.audit, nav: 'Audit log', requires: 'readAuditLog', page: page(() => import('../features/audit/AuditPage'), 'AuditPage') },
   { path: PAGES.webhooks, nav: 'Webhooks', requires: 'manageWebhooks', page: page(() => import('../features/webhooks/WebhooksPage'), 'WebhooksPage') },
 ] as const satisfies readonly RouteDef[];

@@ -21,6 +21,7 @@ export const PAGES = {
   gifsAzure: '/invoices/gifs/azure',
   timesheet: '/reports/timesheet',
   ticketReport: '/reports/ticket-report',
+  slaReport: '/reports/sla',
   audit: '/audit',
   webhooks: '/webhooks',
 } as const;

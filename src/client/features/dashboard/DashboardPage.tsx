@@ -2,6 +2,7 @@ import { Alert, Anchor, Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Text, 
 import { useDeferredValue } from 'react';
 import { Link } from 'react-router-dom';
 import { addDays } from '../../../shared/dates';
+import { SLA_DUE_SOON_HOURS } from '../../../shared/sla';
 import { useAuth } from '../../lib/auth-store';
 import { formatCents, formatDate, formatMinutes } from '../../lib/format';
 import { today } from '../../lib/today';
@@ -35,13 +36,19 @@ export function DashboardPage() {
           </Anchor>
         </Alert>
       ) : null}
-      <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} mb="lg" aria-busy={loading}>
+      <SimpleGrid cols={{ base: 2, sm: 4 }} mb="lg" aria-busy={loading}>
         <StatCard label="Open tickets" value={value((d) => d.openTickets.toLocaleString())} to={links.tickets({ open: true })} />
         <StatCard label="My open tickets" value={value((d) => d.myOpenTickets.toLocaleString())} to={links.tickets({ open: true, mine: true })} />
         <StatCard label="Overdue" value={value((d) => d.overdue.toLocaleString())} to={links.tickets({ overdue: true, sort: 'dueAt' })} />
         <StatCard label="Resolved, last 7 days" value={value((d) => d.resolvedLast7Days.toLocaleString())} to={links.ticketReport(addDays(today(), -6), today())} />
         <StatCard label="Hours this week" value={value((d) => formatMinutes(d.minutesThisWeek))} to={`${PAGES.timesheet}/`} />
         <StatCard label="Unbilled" value={value((d) => formatCents(d.unbilledCents))} to={`${PAGES.gifs}/`} />
+        <StatCard label="SLA breached" value={value((d) => d.slaBreached.toLocaleString())} to={links.tickets({ open: true, sla: 'breached' })} />
+        <StatCard
+          label={`SLA due within ${SLA_DUE_SOON_HOURS} hours`}
+          value={value((d) => d.slaDueSoon.toLocaleString())}
+          to={links.tickets({ sla: 'due_soon', sort: 'slaDueAt' })}
+        />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, md: 2 }} aria-busy={loading}>
         <Paper withBorder p="md">

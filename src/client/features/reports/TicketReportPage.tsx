@@ -1,23 +1,18 @@
 import '@mantine/charts/styles.css';
 import { BarChart, LineChart } from '@mantine/charts';
-import { Alert, Button, Group, Paper, Select, SimpleGrid, Skeleton, Table, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue, useReducedMotion } from '@mantine/hooks';
-import { useEffect, useMemo, useState, type ChangeEvent } from 'react';
+import { Alert, Button, Paper, Select, SimpleGrid, Skeleton, Table, Text, Title } from '@mantine/core';
+import { useReducedMotion } from '@mantine/hooks';
+import { useCallback, useState } from 'react';
 import { toCsv } from '../../../shared/csv';
 import { TICKET_REPORT_GROUPS, type TicketReportGroup } from '../../../shared/schemas/reports';
 import { saveCsv } from '../../lib/download';
 import { formatDate, formatDayRange, formatHours, formatMonth } from '../../lib/format';
-import { today } from '../../lib/today';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { StatCard } from '../../lib/ui/StatCard';
 import { STATUS_LABELS } from '../../lib/ticket-labels';
 import { useTicketReport } from './api';
-import { isValidRange, lastYear, RANGE_PRESETS, rangeErrors, type DayRange } from './report-range';
-import { rangeParts, rangeValue, useTicketReportParams } from '../../lib/addresses/reports';
-
-// How long typing must pause before a date counts: a year typed digit by digit passes through
-// whole but wrong dates (0002, 0020, 0202) that should neither flash an error nor be fetched.
-const SETTLE_MS = 400;
+import { useTicketReportParams } from '../../lib/addresses/reports';
+import { ReportRangeControls, useReportRange } from './ReportRange';
 
 const GROUP_LABELS: Record<TicketReportGroup, string> = { status: 'Status', category: 'Category', company: 'Company', assignee: 'Assignee' };
 /** A group's name as people read it: statuses by their label, the rest as the API names them. */
@@ -30,40 +25,17 @@ const bucketLabel = (bucket: string) => (bucket.length === 7 ? formatMonth(bucke
 /** Ticket counts by a grouping over a date range, opened against resolved, and time to resolve. */
 export function TicketReportPage() {
   const [params, setParams] = useTicketReportParams();
-  const range = useMemo(() => {
-    const fromAddress = params.range ? rangeParts(params.range) : null;
-    return fromAddress && isValidRange(fromAddress) ? fromAddress : lastYear(today());
-  }, [params.range]);
-  // What the date fields hold while someone types; the report follows once it is a valid range.
-  const [draft, setDraft] = useState<DayRange>(range);
-  const [draftOf, setDraftOf] = useState(range);
-  if (draftOf !== range) {
-    // The address moved (Back, a link, a preset, a valid edit): the fields show what it now says.
-    setDraftOf(range);
-    setDraft(range);
-  }
-  const [settled] = useDebouncedValue(draft, SETTLE_MS);
-  // Messages wait for the pause too, and go as soon as typing resumes.
-  // A stale settled value (the address just moved on) neither shows messages nor moves the address back.
-  const current = settled === draft;
-  const errors = current ? rangeErrors(settled) : {};
-  const settledValid = current && isValidRange(settled);
-  useEffect(() => {
-    if (settledValid && rangeValue(settled) !== rangeValue(range)) setParams({ range: rangeValue(settled) }, { replace: true });
-  }, [settled, settledValid, range, setParams]);
+  const rangeState = useReportRange(
+    params.range,
+    useCallback((range: string, options: { replace: boolean }) => setParams({ range }, options), [setParams]),
+  );
+  const { range } = rangeState;
   const [groupBy, setGroupBy] = useState<TicketReportGroup>('status');
   const { data, error, mutate } = useTicketReport({ ...range, groupBy });
   const animate = !useReducedMotion();
   const loading = !data && !error;
   // A failed request shows its message in the alert above, not a skeleton that never resolves.
   const placeholder = (height: number) => (error ? <Text c="dimmed">Not loaded.</Text> : <Skeleton height={height} />);
-
-  // The value is read while the event is current; React may run the state update later.
-  const edit = (field: keyof DayRange) => (event: ChangeEvent<HTMLInputElement>) => {
-    const { value } = event.currentTarget;
-    setDraft((current) => ({ ...current, [field]: value }));
-  };
-  const preset = RANGE_PRESETS.find((p) => rangeValue(p.range(today())) === rangeValue(range));
 
   const groups = data?.groups.map((g) => ({ ...g, label: groupName(groupBy, g.label) }));
 
@@ -78,24 +50,9 @@ export function TicketReportPage() {
   return (
     <>
       <PageTitle title="Ticket report" description={formatDayRange(range)} actions={<Button variant="light" onClick={exportCsv} disabled={!data}>Export CSV</Button>} />
-      <Group mb="md" align="flex-end" wrap="wrap">
-        <TextInput type="date" label="From" value={draft.from} max={draft.to} onChange={edit('from')} error={errors.from} />
-        <TextInput type="date" label="To" value={draft.to} min={draft.from} onChange={edit('to')} error={errors.to} />
+      <ReportRangeControls state={rangeState}>
         <Select label="Group by" data={TICKET_REPORT_GROUPS.map((value) => ({ value, label: GROUP_LABELS[value] }))} value={groupBy} onChange={(value) => value && setGroupBy(value as TicketReportGroup)} allowDeselect={false} />
-      </Group>
-      <Group gap="xs" mb="md" role="group" aria-label="Date range presets">
-        {RANGE_PRESETS.map((p) => (
-          <Button
-            key={p.label}
-            size="xs"
-            variant={preset === p ? 'filled' : 'default'}
-            aria-pressed={preset === p}
-            onClick={() => setParams({ range: rangeValue(p.range(today())) })}
-          >
-            {p.label}
-          </Button>
-        ))}
-      </Group>
+      </ReportRangeControls>
       {error ? (
         <Alert color="red" title="Could not load the report" mb="md">
           {error.message} <Button size="xs" variant="white" onClick={() => mutate()}>Try again</Button>

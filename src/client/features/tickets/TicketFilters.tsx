@@ -7,7 +7,8 @@ import { RecordSelect } from '../../lib/ui/RecordSelect';
 import { FoldingFilters } from '../../lib/ui/FoldingFilters';
 import { SearchField } from '../../lib/ui/SearchField';
 import type { TicketsView } from '../../lib/addresses/tickets';
-import { PRIORITY_OPTIONS, STATUS_OPTIONS } from '../../lib/ticket-labels';
+import { PRIORITY_OPTIONS, SLA_FILTER_OPTIONS, STATUS_OPTIONS } from '../../lib/ticket-labels';
+import { SLA_FILTERS } from '../../../shared/sla';
 import classes from './ticket-filters.module.css';
 
 interface Props {
@@ -24,7 +25,7 @@ const FLAGS = [
 ] as const;
 
 export function TicketFilters({ filters, onChange, onSearch }: Props) {
-  const active = [filters.status, filters.priority, filters.companyId, filters.categoryId, filters.assigneeId].filter(
+  const active = [filters.status, filters.priority, filters.companyId, filters.categoryId, filters.assigneeId, filters.sla].filter(
     (value) => value !== undefined,
   ).length;
   const flags = (
@@ -54,6 +55,7 @@ export function TicketFilters({ filters, onChange, onSearch }: Props) {
       {recordSelect('Company', 'companies', filters.companyId, (companyId) => onChange({ companyId }))}
       {recordSelect('Category', 'ticket-categories', filters.categoryId, (categoryId) => onChange({ categoryId }))}
       {recordSelect('Assignee', 'users', filters.assigneeId, (assigneeId) => onChange({ assigneeId }))}
+      {select('Service level', SLA_FILTER_OPTIONS, filters.sla, (sla) => onChange({ sla: optionalOneOf(SLA_FILTERS, sla) }))}
     </>
   );
 

@@ -24,6 +24,7 @@ import { TicketFact } from './TicketFact';
 import { TimeSection } from './TimeSection';
 import { RecordState } from '../../lib/ui/RecordState';
 import { SlaBadge } from '../../lib/sla/SlaBadge';
+import { SlaReading } from '../../lib/sla/SlaReading';
 import { useTicketChange, type TicketChange } from './use-ticket-change';
 
 /** The list's columns; status, priority and assignee change in place, before the API answers. */
@@ -47,6 +48,7 @@ const columnsOf = (people: readonly RecordOption[], change: TicketChange): Colum
   { key: 'company', label: 'Company', visibleFrom: 'md', render: (t) => t.companyName ?? '—' },
   { key: 'assignee', label: 'Assignee', visibleFrom: 'lg', render: (t) => <TicketFact ticket={t} field="assigneeId" people={people} change={change} /> },
   { key: 'created', label: 'Created', sort: 'createdAt', visibleFrom: 'md', render: (t) => formatDate(t.createdAt) },
+  { key: 'sla', label: 'SLA', sort: 'slaDueAt', visibleFrom: 'lg', render: (t) => (t.sla ? <SlaReading sla={t.sla} /> : '—') },
 ];
 
 const DEFAULT_SORT = '-createdAt' as const;

@@ -1,6 +1,6 @@
 import { parseDay } from '../../../shared/dates';
 import { PAGES } from '../pages';
-import { optionalOneOf, useUrlState } from '../url-state';
+import { optionalId, optionalOneOf, useUrlState } from '../url-state';
 import { withQuery } from '../endpoints';
 
 export type RangeMode = 'week' | 'month';
@@ -20,6 +20,10 @@ export const parseTicketReportParams = (params: URLSearchParams) => {
   return { range: parseDay(from) && parseDay(to) ? `${from}..${to}` : undefined };
 };
 export const useTicketReportParams = () => useUrlState(parseTicketReportParams);
+
+/** `/reports/sla/`: `range` as the ticket report has it, and `companyId` for one company's rows. */
+export const parseSlaReportParams = (params: URLSearchParams) => ({ ...parseTicketReportParams(params), companyId: optionalId(params.get('companyId')) });
+export const useSlaReportParams = () => useUrlState(parseSlaReportParams);
 
 export const rangeValue = ({ from, to }: { from: string; to: string }) => `${from}..${to}`;
 export const rangeParts = (range: string) => {

@@ -1,4 +1,5 @@
 import { TICKET_PRIORITIES, TICKET_SORTS, TICKET_STATUSES } from '../../../shared/schemas/tickets';
+import { SLA_FILTERS } from '../../../shared/sla';
 import { withQuery } from '../endpoints';
 import { PAGES } from '../pages';
 import { optionalBoolean, optionalId, optionalOneOf, optionalPage, optionalText, useListParams } from '../url-state';
@@ -22,6 +23,7 @@ export const parseTicketsParams = (params: URLSearchParams) => ({
   open: onlyWhenTrue(params.get('open')),
   overdue: onlyWhenTrue(params.get('overdue')),
   mine: onlyWhenTrue(params.get('mine')),
+  sla: optionalOneOf(SLA_FILTERS, params.get('sla')),
   sort: ticketSort(params.get('sort')),
   page: optionalPage(params.get('page')),
 });

@@ -10,7 +10,10 @@ import { notify } from '../toast/notify';
 import { useApi } from '../use-api';
 import { links } from '../links';
 
-const WHAT: Record<Notification['kind'], string> = {
+type SlaKind = 'sla_warning' | 'sla_breached';
+const isSlaNotice = (kind: Notification['kind']): kind is SlaKind => kind === 'sla_warning' || kind === 'sla_breached';
+
+const WHAT: Record<Exclude<Notification['kind'], SlaKind>, string> = {
   assigned: 'assigned you',
   mentioned: 'mentioned you in',
   commented: 'commented on',
@@ -20,6 +23,15 @@ const WHAT: Record<Notification['kind'], string> = {
   // No actor: the provider turns a hook off after 20 failed deliveries in a row (docs/api.md#webhooks).
   webhook_disabled: 'turned off a failing webhook:',
 };
+
+/**
+ * A notice as one sentence. Service-level notices have no actor and their title already names the
+ * ticket ("First response due soon: #12 Printer jam"), docs/api.md#service-levels.
+ */
+const sentenceOf = (item: Notification) =>
+  isSlaNotice(item.kind)
+    ? `Service level: ${item.title}`
+    : `${item.actorName ?? 'Someone'} ${WHAT[item.kind]} ${item.entity === 'ticket' ? `#${item.entityId} ` : ''}${item.title}`;
 
 const BellIcon = () => (
   <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
@@ -102,8 +114,7 @@ export function Bell() {
               <li key={item.id}>
                 <UnstyledButton onClick={() => open(item)} p={6} w="100%" style={{ borderRadius: 4 }} data-testid="notification">
                   <Text size="sm" fw={item.readAt ? 400 : 700}>
-                    {item.actorName ?? 'Someone'} {WHAT[item.kind]} {item.entity === 'ticket' ? `#${item.entityId} ` : ''}
-                    {item.title}
+                    {sentenceOf(item)}
                     {item.readAt ? null : <VisuallyHidden> (unread)</VisuallyHidden>}
                   </Text>
                   <Text size="xs" c="dimmed" component="time" dateTime={item.at}>
