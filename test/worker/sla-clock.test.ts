@@ -275,6 +275,20 @@ describe('the clock on tickets', () => {
     expect((await patch(ticket.id, agent.token, { companyId: company.id })).sla).toMatchObject({ policyId: policy.id, state: 'running' });
   });
 
+  it('leaves a ticket without a clock, and nothing more to warn of, when its policy is deleted', async () => {
+    const made = await clockedCompany();
+    const ticket = await ticketFor(reporter.token, { companyId: made.id });
+    const policyId = ticket.sla?.policyId;
+    expect((await api(`sla-policies/${policyId}`, { method: 'DELETE', token: admin })).status).toBe(204);
+    expect((await read(ticket.id)).sla).toBeNull();
+    await age(ticket.id, 61);
+    const sent = await slaAlertsOnSchedule(env);
+    expect(sent.filter(({ notification }) => notification.entityId === ticket.id)).toEqual([]);
+    const row = await env.DB.prepare('SELECT sla_alert_at, sla_due_at FROM tickets WHERE id = ?1').bind(ticket.id).first();
+    expect(row).toEqual({ sla_alert_at: null, sla_due_at: null });
+    expect(await list(`sla=breached&companyId=${made.id}`)).toEqual([]);
+  });
+
   it('keeps every change of two saves sent at once, the clock decided from the row each one wrote over', async () => {
     const ticket = await ticketFor(reporter.token);
     const category = await post<{ id: number }>('ticket-categories', admin, { name: unique('Race') });
