@@ -1,8 +1,9 @@
-import { Alert, Button, Paper, SimpleGrid, Skeleton, Table, Text } from '@mantine/core';
+import { Box, Paper, SimpleGrid, Skeleton, Table, Text } from '@mantine/core';
 import { useCallback } from 'react';
 import type { SlaReportRow } from '../../../shared/sla';
 import { useSlaReportParams } from '../../lib/addresses/reports';
 import { formatDayRange, formatMonth } from '../../lib/format';
+import { LoadError } from '../../lib/ui/LoadError';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { RecordSelect } from '../../lib/ui/RecordSelect';
 import { StatCard } from '../../lib/ui/StatCard';
@@ -41,9 +42,9 @@ export function SlaReportPage() {
         <RecordSelect label="Company" records="companies" value={params.companyId ?? null} onChange={(companyId) => setParams({ companyId: companyId ?? undefined })} placeholder="Any" clearable />
       </ReportRangeControls>
       {error ? (
-        <Alert color="red" title="Could not load the report" mb="md">
-          {error.message} <Button size="xs" variant="white" onClick={() => mutate()}>Try again</Button>
-        </Alert>
+        <Box mb="md">
+          <LoadError title="Could not load the report" error={error} onRetry={() => void mutate()} />
+        </Box>
       ) : null}
       <SimpleGrid cols={{ base: 2, sm: 4 }} mb="md" aria-busy={loading}>
         <StatCard label="Tickets with a service level" value={data ? data.totals.tickets.toLocaleString() : '…'} />

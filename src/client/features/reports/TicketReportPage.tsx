@@ -1,12 +1,13 @@
 import '@mantine/charts/styles.css';
 import { BarChart, LineChart } from '@mantine/charts';
-import { Alert, Button, Paper, Select, SimpleGrid, Skeleton, Table, Text, Title } from '@mantine/core';
+import { Box, Button, Paper, Select, SimpleGrid, Skeleton, Table, Text, Title } from '@mantine/core';
 import { useReducedMotion } from '@mantine/hooks';
 import { useCallback, useState } from 'react';
 import { toCsv } from '../../../shared/csv';
 import { TICKET_REPORT_GROUPS, type TicketReportGroup } from '../../../shared/schemas/reports';
 import { saveCsv } from '../../lib/download';
 import { formatDate, formatDayRange, formatHours, formatMonth } from '../../lib/format';
+import { LoadError } from '../../lib/ui/LoadError';
 import { PageTitle } from '../../lib/ui/PageTitle';
 import { StatCard } from '../../lib/ui/StatCard';
 import { STATUS_LABELS } from '../../lib/ticket-labels';
@@ -54,9 +55,9 @@ export function TicketReportPage() {
         <Select label="Group by" data={TICKET_REPORT_GROUPS.map((value) => ({ value, label: GROUP_LABELS[value] }))} value={groupBy} onChange={(value) => value && setGroupBy(value as TicketReportGroup)} allowDeselect={false} />
       </ReportRangeControls>
       {error ? (
-        <Alert color="red" title="Could not load the report" mb="md">
-          {error.message} <Button size="xs" variant="white" onClick={() => mutate()}>Try again</Button>
-        </Alert>
+        <Box mb="md">
+          <LoadError title="Could not load the report" error={error} onRetry={() => void mutate()} />
+        </Box>
       ) : null}
       <SimpleGrid cols={{ base: 1, xs: 3 }} mb="md" aria-busy={loading}>
         <StatCard label="Opened" value={data ? data.totals.opened.toLocaleString() : '…'} />
