@@ -38,6 +38,12 @@ export interface Env {
   WEBHOOKS: Queue;
   /** "true" lets webhooks target http and loopback: local development and tests only. */
   WEBHOOK_ALLOW_LOOPBACK: string;
+  /** Outgoing mail through Cloudflare's send_email binding (docs/operations.md#mail). */
+  MAIL: SendEmail;
+  /** The sender of every mail, the inbox whose domain carries reply addresses, and the app's address for links. */
+  MAIL_FROM: string;
+  MAIL_INBOX: string;
+  APP_URL: string;
   /** Divides webhook retry delays; only the bench sets it. */
   WEBHOOK_RETRY_DIVISOR: string;
 }

@@ -37,4 +37,12 @@ export interface ProviderBindings {
   WEBHOOK_ALLOW_LOOPBACK?: string;
   /** Divides webhook retry delays; set only by the bench (docs/operations.md#webhooks). */
   WEBHOOK_RETRY_DIVISOR?: string;
+  /** Outgoing mail (docs/operations.md#mail); unbound, mail stays queued and nothing is sent. */
+  MAIL?: SendEmail;
+  /** The sender of every mail, on a domain with SPF, DKIM and DMARC set up. */
+  MAIL_FROM?: string;
+  /** The address mail to the app goes to; its domain carries the tickets' reply addresses. */
+  MAIL_INBOX?: string;
+  /** The app's address, for the links in mail. */
+  APP_URL?: string;
 }

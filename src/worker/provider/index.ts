@@ -29,6 +29,7 @@ import { enqueueWebhooks } from './webhooks/enqueue';
 export { LiveHub } from './live/hub';
 export { shareNote, type RequestNote } from './http/request-note';
 export { backupOnSchedule, DAILY_BACKUP_CRON, slaAlertsOnSchedule } from './scheduled';
+export { mailOnSchedule } from './mail/send';
 export { handleWebhookBatch, type WebhookMessage } from './webhooks/consumer';
 
 /** The embedded provider API: what UPSTREAM_API_URL would otherwise serve, on D1 and R2. */

@@ -3,6 +3,7 @@ import { Conflict } from '../errors/domain';
 import { auditCreated, jsonColumn, jsonFlag, type AuditContext } from './audit';
 import { mentionedIds } from '../../../shared/mentions';
 import { notifyCommented, notifyMentioned, watchTicket } from './ticket-notices';
+import { queueNotificationMail } from './mail/notify';
 import { COMMENT_SELECT, TIME_ENTRY_SELECT, rowsOf, toComment, toTimeEntry, written, type CommentRow, type TimeEntryRow } from './rows';
 import { fullName } from './sql';
 import { refuseLockedWeek, weekOpenSql } from './timesheets/lock';
@@ -47,6 +48,7 @@ export const insertComment = async (db: D1Database, ticketId: number, author: Au
     commentAddedEvent(db, ticketId, author),
     recordFirstResponse(db, ticketId, author.actorId),
     refreshClock(db, ticketId),
+    queueNotificationMail(db, author.requestId),
   ]);
   return toComment(written(rowsOf<CommentRow>(inserted)[0], 'comment'));
 };

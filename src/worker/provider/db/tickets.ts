@@ -7,6 +7,7 @@ import { TICKET_SELECT, toTicket, written, type TicketRow } from './rows';
 import { searchTerms } from './search-terms';
 import { ticketHitsSql } from './ticket-hits';
 import { notifyAssigned, notifyMentioned, notifyStatus, watchTicket } from './ticket-notices';
+import { queueNotificationMail } from './mail/notify';
 import { mentionedIds } from '../../../shared/mentions';
 import { NOW_SQL, assignments, insertSql, valuesOf, whereSql, type Condition } from './sql';
 import { changesAny, unlessStale, updateRecord, versionMatches } from './versions';
@@ -124,6 +125,7 @@ export const insertTicket = async (db: D1Database, payload: TicketPayload, audit
     ...(payload.assigneeId ? [notifyAssigned(db, audit, null, payload.assigneeId)] : []),
     notifyMentioned(db, audit, null, mentioned),
     watchTicket(db, audit, null, [audit.actorId, payload.assigneeId, ...mentioned]),
+    queueNotificationMail(db, audit.requestId),
   ]);
   return written(await findTicket(db, written(inserted?.results[0], 'ticket').id), 'ticket');
 };
@@ -209,6 +211,7 @@ const writeTicket = async (
     refreshClock(db, id),
     watchTicket(db, audit, id, [changes.assigneeId, ...mentioned], true),
     ticketUpdatedEvent(db, id, audit),
+    queueNotificationMail(db, audit.requestId),
   ]);
   const result = results[before.length];
   if ((result?.meta.changes ?? 0) > 0) return findTicket(db, id);

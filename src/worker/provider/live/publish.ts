@@ -4,6 +4,7 @@ import { notificationsOfRequest } from '../db/notifications';
 import type { ProviderBindings } from '../env';
 import { committedWrite, requestIdOf } from '../http/audit-context';
 import type { ProviderEnv } from '../http/auth';
+import { sendRequestMail } from '../mail/send';
 import { teamHub } from './team-hub';
 
 const publish = async (env: ProviderBindings, actorId: number, requestId: string | null, signedOut: boolean) => {
@@ -27,7 +28,10 @@ export const publishChanges: MiddlewareHandler<ProviderEnv> = async (c, next) =>
   const actorId = c.get('userId');
   const live = c.get('live');
   if (!committedWrite(c) || actorId === undefined) return;
+  const requestId = requestIdOf(c);
   c.executionCtx.waitUntil(
-    publish(c.env, actorId, requestIdOf(c), live === 'signedOut').catch((error: unknown) => console.error('live: publish failed', error)),
+    publish(c.env, actorId, requestId, live === 'signedOut').catch((error: unknown) => console.error('live: publish failed', error)),
   );
+  // The mail the write queued in its batch goes now; what fails is left to the minute trigger.
+  if (requestId) c.executionCtx.waitUntil(sendRequestMail(c.env, requestId).catch((error: unknown) => console.error('mail: send failed', error)));
 };

@@ -1,5 +1,6 @@
 import type { NotificationKind } from '../../../../shared/types';
 import { notificationsOfRequest } from '../notifications';
+import { queueNotificationMail } from '../mail/notify';
 import { refreshClock } from './clock-sql';
 
 /**
@@ -94,6 +95,6 @@ export const sendSlaAlerts = async (db: D1Database, now = new Date()) => {
       refreshClock(db, row.id),
     ];
   });
-  await db.batch(statements);
+  await db.batch([...statements, queueNotificationMail(db, requestId)]);
   return notificationsOfRequest(db, null, requestId);
 };
