@@ -11,6 +11,8 @@ declare module 'vitest' {
     adminPassword: string;
     /** The dist/ folder the running app was built into, for the size budgets. */
     distDir: string;
+    /** The running app's LOCAL_STATE_DIR: `wrangler d1 execute DB --local --persist-to` it reaches its D1. */
+    stateDir: string;
   }
 }
 
@@ -117,6 +119,7 @@ export default async function startApp(project: TestProject) {
   project.provide('baseUrl', baseUrl);
   project.provide('adminPassword', adminPassword);
   project.provide('distDir', path.join(projectDir, 'dist'));
+  project.provide('stateDir', stateDir);
 
   return cleanUp;
 }
