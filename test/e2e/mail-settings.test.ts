@@ -26,7 +26,9 @@ describe('Settings → Notifications', () => {
     // The defaults: assigned and mentioned at once, the rest in the digest.
     await expect.poll(() => choice(page, 'A ticket is assigned to me', 'Instant').isChecked(), POLL).toBe(true);
     await expect.poll(() => choice(page, 'Someone comments on a ticket I follow', 'Daily digest').isChecked(), POLL).toBe(true);
-    await expect.poll(() => tab(page).getByText('Daily digests go at 07:00 in your time zone.').isVisible(), POLL).toBe(true);
+    // Mail is sent now: the tab explains the three choices instead of saying it is not.
+    await expect.poll(() => tab(page).getByText('Daily digest gathers them into one mail at 07:00 in your time zone').isVisible(), POLL).toBe(true);
+    expect(await tab(page).getByText('Mail is not sent yet').count()).toBe(0);
 
     await choice(page, 'A ticket is assigned to me', 'Off').check();
     await choice(page, 'A ticket I follow changes status', 'Instant').check();

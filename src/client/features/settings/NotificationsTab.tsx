@@ -55,9 +55,9 @@ export function NotificationsTab() {
     <MutationForm<NotificationSettingsPayload, NotificationSettings> mutation={save} validate={validate} initialValues={settings.data}>
       {({ submitting }) => (
         <Stack>
-          <Text size="sm">Choose how each kind of notification reaches you by mail. Daily digests go at 07:00 in your time zone.</Text>
-          {/* Sending is not built yet (docs/api.md#mail): say so rather than let a choice look broken. */}
-          <Alert title="Mail is not sent yet">This server does not send mail yet. Your choices are kept and apply once it does.</Alert>
+          <Text size="sm">
+            Choose how each kind of notification reaches you by mail: Instant sends a mail as it happens, Daily digest gathers them into one mail at 07:00 in your time zone, Off sends none.
+          </Text>
           {MAILED_KINDS.map((kind) => (
             <DeliveryField key={kind} kind={kind} />
           ))}
