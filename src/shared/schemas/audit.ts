@@ -7,7 +7,7 @@ export const AUDIT_ENTITIES = ['user', 'ticket', 'company', 'ticket_category', '
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'comment', 'time', 'password', 'login', 'login_failed', 'backup',
   'comment_edit', 'comment_delete', 'time_edit', 'time_delete', 'import', 'attach', 'detach',
-  'submit', 'approve', 'reject', 'reopen', 'passkey_add', 'passkey_remove', 'token_add', 'token_remove'] as const;
+  'submit', 'approve', 'reject', 'reopen', 'passkey_add', 'passkey_remove', 'token_add', 'token_remove', 'mail_in'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**

@@ -30,6 +30,7 @@ export { LiveHub } from './live/hub';
 export { shareNote, type RequestNote } from './http/request-note';
 export { backupOnSchedule, DAILY_BACKUP_CRON, slaAlertsOnSchedule } from './scheduled';
 export { mailOnSchedule } from './mail/send';
+export { receiveMail } from './mail/receive';
 export { handleWebhookBatch, type WebhookMessage } from './webhooks/consumer';
 
 /** The embedded provider API: what UPSTREAM_API_URL would otherwise serve, on D1 and R2. */

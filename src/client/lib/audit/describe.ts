@@ -27,6 +27,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   passkey_remove: 'Removed a passkey',
   token_add: 'Added an API token',
   token_remove: 'Removed an API token',
+  mail_in: 'Sent by mail',
 };
 
 export const ENTITY_LABELS: Record<AuditEntity, string> = {

@@ -32,7 +32,7 @@ export const AUDIT_TIME = {
 export type Author = AuditContext & { actorId: number };
 
 /** The people it mentions are told, the ticket's other watchers too, and the author and those mentioned watch it from then on; a comment by anyone but the reporter is its first response. */
-export const insertComment = async (db: D1Database, ticketId: number, author: Author, { body }: CommentPayload) => {
+export const insertComment = async (db: D1Database, ticketId: number, author: Author, { body }: CommentPayload, also: D1PreparedStatement[] = []) => {
   const mentioned = mentionedIds(body);
   const [inserted] = await db.batch([
     db
@@ -49,6 +49,7 @@ export const insertComment = async (db: D1Database, ticketId: number, author: Au
     recordFirstResponse(db, ticketId, author.actorId),
     refreshClock(db, ticketId),
     queueNotificationMail(db, author.requestId),
+    ...also,
   ]);
   return toComment(written(rowsOf<CommentRow>(inserted)[0], 'comment'));
 };

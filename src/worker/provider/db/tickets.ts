@@ -106,8 +106,8 @@ export const findTicket = async (db: D1Database, id: number) => {
 export const ticketExists = async (db: D1Database, id: number) =>
   (await db.prepare('SELECT 1 AS found FROM tickets WHERE id = ?1').bind(id).first()) !== null;
 
-/** The reporter is the signed-in actor. */
-export const insertTicket = async (db: D1Database, payload: TicketPayload, audit: AuditContext & { actorId: number }) => {
+/** The reporter is the signed-in actor. `also` joins the batch (a received mail's own audit entry). */
+export const insertTicket = async (db: D1Database, payload: TicketPayload, audit: AuditContext & { actorId: number }, also: D1PreparedStatement[] = []) => {
   await assertReferencesExist(db, payload);
   const now = new Date();
   const resolvedAt = payload.status && CLOSED.includes(payload.status) ? now.toISOString() : undefined;
@@ -126,6 +126,7 @@ export const insertTicket = async (db: D1Database, payload: TicketPayload, audit
     notifyMentioned(db, audit, null, mentioned),
     watchTicket(db, audit, null, [audit.actorId, payload.assigneeId, ...mentioned]),
     queueNotificationMail(db, audit.requestId),
+    ...also,
   ]);
   return written(await findTicket(db, written(inserted?.results[0], 'ticket').id), 'ticket');
 };

@@ -4,10 +4,12 @@ import { notificationsOfRequest } from '../db/notifications';
 import type { ProviderBindings } from '../env';
 import { committedWrite, requestIdOf } from '../http/audit-context';
 import type { ProviderEnv } from '../http/auth';
-import { sendRequestMail } from '../mail/send';
+import { sendRequestMail, type MailBindings } from '../mail/send';
 import { teamHub } from './team-hub';
 
-const publish = async (env: ProviderBindings, actorId: number, requestId: string | null, signedOut: boolean) => {
+type PublishBindings = Pick<ProviderBindings, 'DB' | 'LIVE'> & MailBindings;
+
+const publish = async (env: PublishBindings, actorId: number, requestId: string | null, signedOut: boolean) => {
   const [changes, notifications] = requestId
     ? await Promise.all([changesOfRequest(env.DB, actorId, requestId), notificationsOfRequest(env.DB, actorId, requestId)])
     : [[], []];
@@ -16,6 +18,16 @@ const publish = async (env: ProviderBindings, actorId: number, requestId: string
   // checks no session after it; an expiring token is closed by the hub's alarm.
   const sessionsOf = [...(signedOut ? [actorId] : []), ...changes.filter((change) => change.entity === 'user').map((change) => change.id)];
   if (changes.length || notifications.length || sessionsOf.length) await teamHub(env).publish({ changes, notifications, sessionsOf });
+};
+
+/**
+ * What follows a committed write, off the answer's path: the live channel hears of it and the mail
+ * its batch queued goes out (what fails is left to the minute trigger). The email() handler's
+ * writes take the same steps as the API's.
+ */
+export const afterCommit = (env: PublishBindings, waitUntil: (work: Promise<unknown>) => void, actorId: number, requestId: string | null, signedOut = false) => {
+  waitUntil(publish(env, actorId, requestId, signedOut).catch((error: unknown) => console.error('live: publish failed', error)));
+  if (requestId) waitUntil(sendRequestMail(env, requestId).catch((error: unknown) => console.error('mail: send failed', error)));
 };
 
 /**
@@ -28,10 +40,5 @@ export const publishChanges: MiddlewareHandler<ProviderEnv> = async (c, next) =>
   const actorId = c.get('userId');
   const live = c.get('live');
   if (!committedWrite(c) || actorId === undefined) return;
-  const requestId = requestIdOf(c);
-  c.executionCtx.waitUntil(
-    publish(c.env, actorId, requestId, live === 'signedOut').catch((error: unknown) => console.error('live: publish failed', error)),
-  );
-  // The mail the write queued in its batch goes now; what fails is left to the minute trigger.
-  if (requestId) c.executionCtx.waitUntil(sendRequestMail(c.env, requestId).catch((error: unknown) => console.error('mail: send failed', error)));
+  afterCommit(c.env, (work) => c.executionCtx.waitUntil(work), actorId, requestIdOf(c), live === 'signedOut');
 };
