@@ -6,7 +6,8 @@ import { buildMime } from './mime';
 import { renderClaimed, type RenderSettings } from './render';
 
 /**
- * Outgoing mail through the `MAIL` send_email binding (docs/operations.md#mail). Unbound (an
+ * Outgoing mail through the `MAIL` send_email binding (docs/operations.md#mail), loaded lazily by
+ * mail/send.ts so rendering, MIME and the digest stay out of the cold-start bundle. Unbound (an
  * upstream API, or mail not configured) nothing is sent and rows stay queued; the log says so once
  * per isolate rather than on every write.
  */
