@@ -115,6 +115,18 @@ describe('notification mail', () => {
     expect(await outboxOf(ann, 'status')).toEqual([]);
   });
 
+  it('with no MAIL binding nothing is sent and the mail stays queued for when there is one', async () => {
+    const { ann, bob, ticket } = await watchedTicket('instant');
+    const unbound = { ...env, MAIL: undefined } as unknown as Env;
+    expect((await resolve(unbound, ann, ticket)).status).toBe(200);
+    await mailOnSchedule(unbound, new Date(Date.now() + 60_000));
+    expect((await outboxOf(bob, 'status'))[0]).toMatchObject({ status: 'queued', attempts: 0, text: null });
+    const mail = recorder();
+    await mailOnSchedule(mail.env, new Date(Date.now() + 60_000));
+    expect((await outboxOf(bob, 'status'))[0]).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(mail.sent.filter((message) => message.to === bob.email)).toHaveLength(1);
+  });
+
   it('a refused write (stale version) queues nothing', async () => {
     const { ann, bob, ticket } = await watchedTicket('instant');
     expect((await call(recorder().env, `tickets/${ticket.id}`, { token: ann.token, method: 'PATCH', json: { title: 'Moved on' } })).status).toBe(200);
