@@ -135,10 +135,13 @@ export const edgeFront = async ({ port, host, target }: { port: number; host: st
 
 /**
  * The built app as `npm start` serves it: workerd on a port of its own on 127.0.0.1, trusting
- * CF-Connecting-IP as deployed, behind the edge front on `port`.
+ * CF-Connecting-IP as deployed, behind the edge front on `port`. Miniflare's trigger routes are on,
+ * so a developer can deliver a raw mail to the email() handler (`POST
+ * /cdn-cgi/handler/email?from=&to=`) or run the minute trigger (`/cdn-cgi/handler/scheduled`) with
+ * no network; a deployed Worker has neither route.
  */
-export const serveBehindEdge = async (options: Omit<ServeOptions, 'trustConnectingIp'>) => {
-  const mf = await serveBuilt({ ...options, port: 0, trustConnectingIp: true });
+export const serveBehindEdge = async (options: Omit<ServeOptions, 'trustConnectingIp' | 'triggerHandlers'>) => {
+  const mf = await serveBuilt({ ...options, port: 0, trustConnectingIp: true, triggerHandlers: true });
   const front = await edgeFront({ port: options.port, host: '127.0.0.1', target: await mf.ready });
   return {
     dispose: async () => {

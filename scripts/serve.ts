@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { Log, LogLevel, Miniflare } from 'miniflare';
 import { unstable_getMiniflareWorkerOptions } from 'wrangler';
@@ -6,7 +8,19 @@ import { printRuntimeOutput } from './runtime-output';
 
 /** The config `vite build` writes next to the built Worker. */
 export const BUILT_CONFIG = 'dist/staff_app/wrangler.json';
-const BUILT_WORKER = 'dist/staff_app/index.js';
+const BUILT_DIR = 'dist/staff_app';
+const BUILT_WORKER = `${BUILT_DIR}/index.js`;
+
+/**
+ * The built Worker's modules: its entry and the chunks it imports on demand (the MIME parser). Named
+ * here as `wrangler deploy` finds them by the config's rules; Miniflare's own discovery stops at
+ * an `import()` it cannot read ahead.
+ */
+const builtModules = () => {
+  const chunks = path.join(BUILT_DIR, 'assets');
+  const extra = existsSync(chunks) ? readdirSync(chunks).filter((name) => name.endsWith('.js')) : [];
+  return [BUILT_WORKER, ...extra.map((name) => path.join(chunks, name))].map((file) => ({ type: 'ESModule' as const, path: file }));
+};
 
 export interface ServeOptions {
   port: number;
@@ -37,8 +51,8 @@ export const serveBuilt = async ({ port, stateDir, upstream, quiet, pages = true
   const mf = new Miniflare({
     ...workerOptions,
     ...(pages ? {} : { assets: undefined, serviceBindings: { ASSETS: () => new Response('Not Found', { status: 404 }) } }),
-    modules: true,
-    scriptPath: BUILT_WORKER,
+    modules: builtModules(),
+    modulesRoot: BUILT_DIR,
     bindings: { ...withEnvironment(workerOptions.bindings ?? {}), TRUST_CF_CONNECTING_IP: String(trustConnectingIp), ...(upstream ? { UPSTREAM_API_URL: upstream } : {}) },
     host: '127.0.0.1',
     port,

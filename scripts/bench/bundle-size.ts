@@ -21,10 +21,29 @@ export interface SizeFigure {
 
 const KB = 1000;
 // The sign-in JavaScript's budget rose from 140 to 141 kB, and the Worker's from 100 to 110 kB, on
-// 2026-11-26 (docs/decisions.md#performance-budgets).
-export const SIZE_BUDGETS = { loginJs: 141 * KB, routeChunk: 40 * KB, loginCss: 30 * KB, worker: 110 * KB } as const;
+// 2026-11-26, and the Worker's to 120 kB on 2026-11-27 (docs/decisions.md#performance-budgets).
+export const SIZE_BUDGETS = { loginJs: 141 * KB, routeChunk: 40 * KB, loginCss: 30 * KB, worker: 120 * KB } as const;
 
 const gzipped = (file: string) => gzipSync(readFileSync(file), { level: 9 }).byteLength;
+
+/**
+ * The Worker's entry and every chunk it imports statically, which load at its start; chunks
+ * behind an `import()` (the MIME parser, outgoing mail) load on first use and are left out.
+ */
+const workerStartFiles = (dir: string) => {
+  const files = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    const code = readFileSync(file, 'utf8');
+    // Minified static imports read `from"./assets/x.js"` (or a bare `import"./x.js"`); an `import(` is not one.
+    for (const [, spec] of code.matchAll(/(?:\bfrom|\bimport)\s*["'](\.{1,2}\/[^"']+)["']/g)) {
+      if (spec?.startsWith('.')) visit(path.join(path.dirname(file), spec));
+    }
+  };
+  visit(path.join(dir, 'index.js'));
+  return [...files];
+};
 const isCharts = (chunk: ManifestChunk) => chunk.name === 'charts';
 
 /**
@@ -55,7 +74,7 @@ export const measureBundle = (dist = 'dist'): SizeFigure[] => {
     .sort((a, b) => b.bytes - a.bytes);
   const charts = Object.values(manifest).find(isCharts);
 
-  const workerFile = path.join(dist, 'staff_app', 'index.js');
+  const workerFiles = workerStartFiles(path.join(dist, 'staff_app'));
   return [
     { figure: 'JS for a first visit to /login/ (gzip)', bytes: loginJs, budget: SIZE_BUDGETS.loginJs, detail: `${eager.size} chunks` },
     {
@@ -65,6 +84,11 @@ export const measureBundle = (dist = 'dist'): SizeFigure[] => {
       detail: `${lazy[0]?.file ?? 'none'}; chart library apart: ${charts ? Math.round(size(charts.file) / KB) : 0} kB`,
     },
     { figure: 'CSS for /login/ (gzip)', bytes: loginCss, budget: SIZE_BUDGETS.loginCss, detail: 'entry stylesheets' },
-    { figure: 'Worker bundle (gzip)', bytes: gzipped(workerFile), budget: SIZE_BUDGETS.worker, detail: 'dist/staff_app/index.js' },
+    {
+      figure: 'Worker bundle (gzip)',
+      bytes: workerFiles.reduce((sum, file) => sum + gzipped(file), 0),
+      budget: SIZE_BUDGETS.worker,
+      detail: `dist/staff_app/index.js and the ${workerFiles.length - 1} chunk(s) it imports statically`,
+    },
   ];
 };

@@ -4,7 +4,7 @@ import { API_BASE, MAX_REQUEST_BODY_BYTES } from '../shared/constants';
 import type { Env } from './env';
 import { health } from './health';
 import { passthrough, type PassthroughOptions } from './passthrough';
-import { handleWebhookBatch, provider, receiveMail, type WebhookMessage } from './provider';
+import { handleWebhookBatch, provider, receiveMail, refuseMail, type WebhookMessage } from './provider';
 import { requestIds } from './request-id';
 import { requestLog, type RequestLogVariables } from './request-log';
 import { scheduled } from './scheduled';
@@ -61,7 +61,7 @@ export default {
   // Mail in: tickets and replies from Email Routing (docs/architecture.md#mail). With an upstream
   // API the tickets are not in this D1 database, so mail is refused rather than lost.
   email: async (message: ForwardableEmailMessage, env: Env, ctx: ExecutionContext) => {
-    if (env.UPSTREAM_API_URL?.trim()) return message.setReject('This deployment does not take mail');
+    if (env.UPSTREAM_API_URL?.trim()) return refuseMail(message, 'This deployment does not take mail');
     await receiveMail(message, env, ctx);
   },
 } satisfies ExportedHandler<Env, WebhookMessage>;

@@ -2,7 +2,8 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import worker from '../../src/worker/index';
 import type { Env } from '../../src/worker/env';
-import type { Attachment, Ticket, TicketComment } from '../../src/shared/types';
+import type { Attachment } from '../../src/shared/schemas/attachments';
+import type { Ticket, TicketComment } from '../../src/shared/types';
 import { replyAddress } from '../../src/worker/provider/mail/reply-address';
 import { api, createUser, login, readJson, type TestUser } from './support';
 

@@ -30,6 +30,7 @@ export { LiveHub } from './live/hub';
 export { shareNote, type RequestNote } from './http/request-note';
 export { backupOnSchedule, DAILY_BACKUP_CRON, slaAlertsOnSchedule } from './scheduled';
 export { mailOnSchedule } from './mail/send';
+export { refuseMail } from './mail/refuse';
 export { receiveMail } from './mail/receive';
 export { handleWebhookBatch, type WebhookMessage } from './webhooks/consumer';
 

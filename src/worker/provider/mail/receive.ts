@@ -11,6 +11,7 @@ import { afterCommit } from '../live/publish';
 import { parseMail, type ParsedAttachment, type ParsedMail } from './inbound-parse';
 import { MAIL_MAX_ATTACHMENTS, MAIL_MAX_BYTES, bareAddress, dropReason } from './inbound-rules';
 import { readReplyAddress } from './reply-address';
+import { mailLog as log, refuseMail } from './refuse';
 
 /**
  * The Worker's email() handler (docs/architecture.md#mail): mail to MAIL_INBOX from an active
@@ -21,20 +22,11 @@ import { readReplyAddress } from './reply-address';
  * mail leaves nothing behind.
  */
 
-type Bindings = Pick<ProviderBindings, 'DB' | 'FILES' | 'JWT_SECRET' | 'MAIL_INBOX' | 'MAIL_FROM' | 'MAIL' | 'APP_URL' | 'LIVE'>;
+export type ReceiveBindings = Pick<ProviderBindings, 'DB' | 'FILES' | 'JWT_SECRET' | 'MAIL_INBOX' | 'MAIL_FROM' | 'MAIL' | 'APP_URL' | 'LIVE'>;
 
 /** The longest title a ticket takes; a longer subject is cut, an empty one named for its sender. */
 const TITLE_MAX = 200;
 const BODY_MAX = 5000;
-
-const log = (outcome: string, message: Pick<ForwardableEmailMessage, 'from' | 'to'>, detail: string) =>
-  // eslint-disable-next-line no-console -- the mail log line, one per received mail, as the request log writes one per request; Workers Logs keeps it.
-  console.log(JSON.stringify({ mail: outcome, from: message.from, to: message.to, detail }));
-
-const refuse = (message: ForwardableEmailMessage, reason: string) => {
-  log('rejected', message, reason);
-  message.setReject(reason);
-};
 
 /** Text as the API would take it: normalised, within the field's length. */
 const clip = (text: string, max: number) => Array.from(normalizeText(text)).slice(0, max).join('');
@@ -45,7 +37,7 @@ const titleOf = (mail: ParsedMail, from: string) => clip(mail.subject, TITLE_MAX
 const bodyOf = (mail: ParsedMail) => clip(mail.body, BODY_MAX) || (mail.attachments.length ? '(files attached by mail)' : '');
 
 /** Each attachment through the uploads' own store and INSERT (type sniffed, SHA-256, limit checked in the write). */
-const attach = async (env: Bindings, by: { actorId: number; requestId: string }, ticketId: number, commentId: number | null, files: ParsedAttachment[]) => {
+const attach = async (env: ReceiveBindings, by: { actorId: number; requestId: string }, ticketId: number, commentId: number | null, files: ParsedAttachment[]) => {
   for (const file of files) {
     const key = `attachments/${ticketId}/${crypto.randomUUID()}`;
     const stored = await storeStream(env.FILES, key, (async function* () { yield file.content; })(), MAIL_MAX_BYTES);
@@ -58,11 +50,11 @@ const attach = async (env: Bindings, by: { actorId: number; requestId: string },
   }
 };
 
-export const receiveMail = async (message: ForwardableEmailMessage, env: Bindings, ctx: Pick<ExecutionContext, 'waitUntil'>) => {
-  if (message.rawSize > MAIL_MAX_BYTES) return refuse(message, 'Message larger than 25 MiB');
+export const receiveMail = async (message: ForwardableEmailMessage, env: ReceiveBindings, ctx: Pick<ExecutionContext, 'waitUntil'>) => {
+  if (message.rawSize > MAIL_MAX_BYTES) return refuseMail(message, 'Message larger than 25 MiB');
   const from = bareAddress(message.from);
   const to = bareAddress(message.to);
-  if (!from || !to) return refuse(message, 'Unreadable address');
+  if (!from || !to) return refuseMail(message, 'Unreadable address');
   const dropped = dropReason(message.headers.get('auto-submitted'), from, env.MAIL_FROM);
   if (dropped) return log('dropped', message, dropped);
 
@@ -70,20 +62,20 @@ export const receiveMail = async (message: ForwardableEmailMessage, env: Binding
   try {
     mail = await parseMail(await new Response(message.raw).arrayBuffer());
   } catch (error) {
-    return refuse(message, `Malformed message: ${error instanceof Error ? error.message.slice(0, 100) : 'unreadable'}`);
+    return refuseMail(message, `Malformed message: ${error instanceof Error ? error.message.slice(0, 100) : 'unreadable'}`);
   }
   const droppedAfterParse = dropReason(mail.autoSubmitted, from, env.MAIL_FROM);
   if (droppedAfterParse) return log('dropped', message, droppedAfterParse);
-  if (mail.attachments.length > MAIL_MAX_ATTACHMENTS) return refuse(message, `More than ${MAIL_MAX_ATTACHMENTS} attachments`);
+  if (mail.attachments.length > MAIL_MAX_ATTACHMENTS) return refuseMail(message, `More than ${MAIL_MAX_ATTACHMENTS} attachments`);
   const body = bodyOf(mail);
-  if (!body) return refuse(message, 'Empty message');
+  if (!body) return refuseMail(message, 'Empty message');
 
   const target = await readReplyAddress(env.JWT_SECRET, to);
-  if (target.kind === 'forged') return refuse(message, 'Unknown reply address');
+  if (target.kind === 'forged') return refuseMail(message, 'Unknown reply address');
   const inbox = bareAddress(env.MAIL_INBOX);
-  if (target.kind === 'none' && to !== inbox) return refuse(message, 'Unknown address');
+  if (target.kind === 'none' && to !== inbox) return refuseMail(message, 'Unknown address');
   const sender = await activeSender(env.DB, from);
-  if (!sender) return refuse(message, 'Unknown sender');
+  if (!sender) return refuseMail(message, 'Unknown sender');
 
   const requestId = `mail-${crypto.randomUUID()}`;
   const by = { actorId: sender.id, requestId };
@@ -91,7 +83,7 @@ export const receiveMail = async (message: ForwardableEmailMessage, env: Binding
   const entry = mailInEntry(env.DB, sender.id, requestId, facts);
   if (target.kind === 'ticket') {
     const refusal = await replyRefusal(env.DB, target.ticketId, mail.attachments.length, ATTACHMENTS_PER_TICKET);
-    if (refusal) return refuse(message, refusal);
+    if (refusal) return refuseMail(message, refusal);
     const comment = await insertComment(env.DB, target.ticketId, by, { body }, [entry]);
     await attach(env, by, target.ticketId, comment.id, mail.attachments);
     log('comment', message, `ticket ${target.ticketId}, comment ${comment.id}`);
