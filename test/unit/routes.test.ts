@@ -34,6 +34,7 @@ describe('the route table', () => {
         children: [
           { label: 'Timesheet', to: '/reports/timesheet' },
           { label: 'Ticket report', to: '/reports/ticket-report' },
+          { label: 'Service levels', to: '/reports/sla' },
         ],
       },
       { label: 'Audit log', to: '/audit', requires: 'readAuditLog' },

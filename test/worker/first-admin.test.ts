@@ -35,7 +35,7 @@ describe.each([
     const [entry, ...others] = ((await history.json()) as Page<AuditEntry>).items;
     expect(others).toEqual([]);
     expect(entry).toMatchObject({ actorId: null, actorName: null, action: 'create', entity: 'user', entityId: user?.id, requestId: SETUP_REQUEST_ID });
-    expect(entry?.changes).toEqual({ firstName: [null, 'Ops'], surname: [null, "O'Hara"], email: [null, email], role: [null, 'admin'], isActive: [null, true] });
+    expect(entry?.changes).toEqual({ firstName: [null, 'Ops'], surname: [null, "O'Hara"], email: [null, email], role: [null, 'admin'], isActive: [null, true], timeZone: [null, 'UTC'] });
   });
 
   it('refuses an email already in use, whatever its case, and writes nothing', async () => {

@@ -63,7 +63,7 @@ export const userDeactivatedEvent = (db: D1Database, id: number, audit: AuditCon
   webhookOutbox(
     db,
     'user.deactivated',
-    `SELECT json_object('id', u.id, 'firstName', u.first_name, 'surname', u.surname, 'email', u.email, 'isActive', json('false'), 'role', u.role,
+    `SELECT json_object('id', u.id, 'firstName', u.first_name, 'surname', u.surname, 'email', u.email, 'isActive', json('false'), 'role', u.role, 'timeZone', u.time_zone,
        'createdAt', u.created_at, 'updatedAt', u.updated_at, 'version', u.version)
      FROM users u WHERE u.id = ?4 AND u.is_active = 0
        AND EXISTS (SELECT 1 FROM audit_log WHERE request_id = ?3 AND entity = 'user' AND entity_id = ?4 AND changes ->> '$.isActive' IS NOT NULL)`,
