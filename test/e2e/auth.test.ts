@@ -48,7 +48,7 @@ describe('route guard and redirect after sign-in', () => {
     const stored = await storedAuth(page);
     expect(stored).toEqual({
       token: expect.stringMatching(/\S{20,}/),
-      user: { id: expect.any(Number), firstName: expect.any(String), surname: expect.any(String), email: admin().email, role: 'admin' },
+      user: { id: expect.any(Number), firstName: expect.any(String), surname: expect.any(String), email: admin().email, role: 'admin', timeZone: 'UTC' },
     });
     expect((stored as { user: { id: number } }).user.id).toBeGreaterThan(0);
   });
