@@ -69,6 +69,16 @@ export class Authenticator {
     return new Authenticator(kind, await generate(), await generate());
   }
 
+  /** A P-256 authenticator whose public key's `coordinate` starts with a zero byte (one key in 256), which encoders get wrong. */
+  static async withLeadingZero(coordinate: 'x' | 'y') {
+    const at = coordinate === 'x' ? 1 : 33;
+    for (;;) {
+      const made = await Authenticator.create();
+      const raw = new Uint8Array((await crypto.subtle.exportKey('raw', made.keys.publicKey)) as ArrayBuffer);
+      if (raw[at] === 0) return made;
+    }
+  }
+
   get id() {
     return toBase64url(this.credentialId);
   }

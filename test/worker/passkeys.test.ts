@@ -156,6 +156,13 @@ describe('registering and signing in', () => {
     expect((await api('auth/passkeys', { token: login.body.token })).status).toBe(200);
   });
 
+  it.each(['x', 'y'] as const)('signs in with a key whose %s starts with a zero byte', async (coordinate) => {
+    const authenticator = await Authenticator.withLeadingZero(coordinate);
+    expect((await add(person, authenticator)).status).toBe(201);
+    const login = await readJson<LoginResponse>(await signIn(authenticator));
+    expect(login.status, login.text).toBe(200);
+  });
+
   it('refuses the same credential twice with 409', async () => {
     const { authenticator } = await registered(person);
     const again = await readJson<{ detail: string }>(await add(person, authenticator));

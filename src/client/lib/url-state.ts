@@ -65,10 +65,15 @@ const useUrlWriter = <T extends Record<string, UrlValue>>(parse: (params: URLSea
   const values = useMemo(() => parse(params), [parse, params]);
   // The params as last written, until the router renders them: react-router hands a functional
   // update the params of the last render, so a second change before the re-render (From, then To)
-  // would drop the first.
+  // would drop the first. The router may also render an earlier write after a later one was made;
+  // that render must not take the later one back, so writes not yet rendered are kept in order.
   const latest = useRef(params);
+  const unrendered = useRef<string[]>([]);
   useEffect(() => {
-    latest.current = params;
+    const at = unrendered.current.indexOf(params.toString());
+    // Not one of ours (Back, a link): the address wins and pending writes are void.
+    unrendered.current = at < 0 ? [] : unrendered.current.slice(at + 1);
+    if (unrendered.current.length === 0) latest.current = params;
   }, [params]);
   const write = useCallback(
     (changes: Record<string, UrlValue>, options: WriteOptions = {}) => {
@@ -78,6 +83,7 @@ const useUrlWriter = <T extends Record<string, UrlValue>>(parse: (params: URLSea
         else next.set(key, String(value));
       }
       latest.current = next;
+      unrendered.current.push(next.toString());
       setParams(next, { replace: options.replace });
     },
     [setParams],

@@ -1,4 +1,4 @@
-import { decodePKIXECDSASignature, ECDSAPublicKey, p256 } from '@oslojs/crypto/ecdsa';
+import { decodePKIXECDSASignature, p256 } from '@oslojs/crypto/ecdsa';
 import { RSAPublicKey } from '@oslojs/crypto/rsa';
 import {
   ClientDataType,
@@ -77,13 +77,26 @@ const checkAuthenticatorData = (data: AuthenticatorData, party: RelyingParty) =>
   if (!data.userPresent) refuse('The authenticator did not confirm a person was present');
 };
 
+/**
+ * SubjectPublicKeyInfo of a P-256 key: the fixed DER header (id-ecPublicKey, prime256v1, a 66-byte bit
+ * string) before the uncompressed point. Written here because @oslojs/crypto's encoder misplaces a `y`
+ * whose first byte is zero, which would store one passkey in 256 under a key it can never match.
+ */
+const P256_SPKI_HEADER = [0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01, 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07, 0x03, 0x42, 0x00];
+const coordinate = (value: bigint) => {
+  const bytes = new Uint8Array(32);
+  for (let i = 31, rest = value; i >= 0; i -= 1, rest >>= 8n) bytes[i] = Number(rest & 0xffn);
+  return bytes;
+};
+const p256Spki = (x: bigint, y: bigint) => new Uint8Array([...P256_SPKI_HEADER, 0x04, ...coordinate(x), ...coordinate(y)]);
+
 /** The key as SubjectPublicKeyInfo, for WebCrypto, with its algorithm; only ES256 on P-256 and RS256. */
 const spkiOf = (key: COSEPublicKey): { publicKey: Uint8Array; algorithm: PublicKeyAlgorithm } => {
   try {
     const algorithm = key.algorithm();
     if (algorithm === coseAlgorithmES256 && key.type() === COSEKeyType.EC2) {
       const { curve, x, y } = key.ec2();
-      if (curve === coseEllipticCurveP256) return { publicKey: new ECDSAPublicKey(p256, x, y).encodePKIXUncompressed(), algorithm };
+      if (curve === coseEllipticCurveP256) return { publicKey: p256Spki(x, y), algorithm };
     }
     if (algorithm === coseAlgorithmRS256 && key.type() === COSEKeyType.RSA) {
       const { n, e } = key.rsa();
