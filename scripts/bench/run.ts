@@ -6,6 +6,7 @@ import { benchInstantEdit, benchLighthouse, benchLoginToDashboard, benchPalette 
 import { measureBundle } from './bundle-size';
 import { benchLive, measureLiveChunk } from './live';
 import { benchLedgerImport } from './ledger-import';
+import { benchMail } from './mail';
 import { benchPassthrough } from './passthrough';
 import { SCALE_URL, benchProvider, prepareScaleData, serveScaleApp } from './provider';
 import { benchRestore } from './restore';
@@ -16,11 +17,11 @@ import type { BenchRow } from './stats';
 
 // `npm run bench`: every figure of docs/decisions.md#performance-budgets in one run, a table, bench/results.json, and a
 // non-zero exit when any budget is missed. `npm run bench -- provider browser` runs only those
-// sections (sizes, passthrough, restore, live, upload, import, webhooks, provider, sla, backup, browser, lighthouse) and leaves results.json alone.
+// sections (sizes, passthrough, restore, live, upload, import, webhooks, mail, provider, sla, backup, browser, lighthouse) and leaves results.json alone.
 process.env.WRANGLER_SEND_METRICS ??= 'false';
 process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= 'false';
 
-const SECTIONS = ['sizes', 'passthrough', 'restore', 'live', 'upload', 'import', 'webhooks', 'provider', 'sla', 'backup', 'browser', 'lighthouse'] as const;
+const SECTIONS = ['sizes', 'passthrough', 'restore', 'live', 'upload', 'import', 'webhooks', 'mail', 'provider', 'sla', 'backup', 'browser', 'lighthouse'] as const;
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !(SECTIONS as readonly string[]).includes(name));
 if (unknown.length) {
@@ -61,6 +62,7 @@ await section('live', 'live updates', benchLive);
 await section('upload', 'attachment upload', benchUpload);
 await section('import', 'ledger import', benchLedgerImport);
 await section('webhooks', 'webhook delivery', benchWebhooks);
+await section('mail', 'notification mail', benchMail);
 
 if (wanted('provider') || wanted('sla') || wanted('backup') || wanted('browser') || wanted('lighthouse')) {
   await prepareScaleData();

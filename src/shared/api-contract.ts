@@ -20,7 +20,7 @@ import type { CalendarChanges, CalendarPayload, SlaPolicyChanges, SlaPolicyPaylo
 import type { Calendar, SlaPolicy, SlaReport } from './sla';
 import type { ApproveWeeksPayload, RejectWeekPayload, RejectWeeksPayload, TimesheetWeekQuery, UnapprovedWeeksQuery } from './schemas/timesheets';
 import type { BackupDownloadQuery } from './schemas/settings';
-import type { CommentPayload, TicketChanges, TicketListQuery, TicketPayload, TimeEntryChanges, TimeEntryPayload } from './schemas/tickets';
+import type { CommentPayload, NewCommentPayload, TicketChanges, TicketListQuery, TicketPayload, TimeEntryChanges, TimeEntryPayload } from './schemas/tickets';
 import type { ChangePasswordPayload, CreateUserPayload, ProfilePayload, UpdateUserPayload, UserListQuery } from './schemas/users';
 import type {
   AgingSummary,
@@ -142,7 +142,7 @@ export interface ApiContract {
   'GET /tickets/:id': { response: Ticket };
   'PATCH /tickets/:id': { body: TicketChanges; response: Ticket };
   'GET /tickets/:id/comments': { response: Items<TicketComment> };
-  'POST /tickets/:id/comments': { body: CommentPayload; response: TicketComment };
+  'POST /tickets/:id/comments': { body: NewCommentPayload; response: TicketComment };
   'GET /tickets/:id/time-entries': { response: Items<TimeEntry> };
   'POST /tickets/:id/time-entries': { body: TimeEntryPayload; response: TimeEntry };
   'GET /tickets/:id/watchers': { response: TicketWatchers };

@@ -181,6 +181,8 @@ export interface Company extends Versioned {
   email: string;
   phone: string;
   address: string;
+  /** Mail from these domains opens tickets for the company (docs/api.md#mail). */
+  emailDomains: string[];
   isActive: boolean;
   createdAt: string;
   updatedAt: string;
@@ -214,6 +216,8 @@ export interface Ticket extends Versioned {
   assigneeName: string | null;
   reporterId: number | null;
   reporterName: string | null;
+  /** Who wrote in, on a ticket opened by mail from a company's domain (docs/api.md#mail); no reporter then. */
+  requester: TicketRequester | null;
   dueAt: string | null;
   resolvedAt: string | null;
   /** The service-level clock (docs/api.md#service-levels); null when no policy matches. */
@@ -222,12 +226,24 @@ export interface Ticket extends Versioned {
   updatedAt: string;
 }
 
+export interface TicketRequester {
+  email: string;
+  /** The display name the mail gave, or empty. */
+  name: string;
+}
+
 export interface TicketComment extends Versioned {
   id: number;
   ticketId: number;
-  userId: number;
+  /** Null on a comment the ticket's requester sent by mail. */
+  userId: number | null;
   userName: string;
   body: string;
+  /** Sent by the ticket's requester by mail (docs/api.md#mail), from `externalEmail`. */
+  external: boolean;
+  externalEmail: string | null;
+  /** A note for the team only: neither from the requester nor sent to them. */
+  internal: boolean;
   createdAt: string;
   updatedAt: string;
 }

@@ -1,51 +1,13 @@
-import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
-import worker from '../../src/worker/index';
-import type { Env } from '../../src/worker/env';
+import { env } from 'cloudflare:test';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Attachment } from '../../src/shared/schemas/attachments';
 import type { Ticket, TicketComment } from '../../src/shared/types';
 import { replyAddress } from '../../src/worker/provider/mail/reply-address';
+import { INBOX, deliver, plain } from './mail-support';
 import { api, createUser, login, readJson, type TestUser } from './support';
 
 // The email() handler as Email Routing calls it: a raw message, the envelope's from and to, and
 // setReject for what is refused. Everything it writes is read back through the API and D1.
-const INBOX = env.MAIL_INBOX ?? 'support@localhost.test';
-const CRLF = (text: string) => text.replace(/\r?\n/g, '\r\n');
-
-interface Received {
-  rejected: string | null;
-}
-
-const deliver = async (from: string, to: string, raw: string | Uint8Array, headers: Record<string, string> = {}, extra: Partial<Env> = {}): Promise<Received> => {
-  const bytes = typeof raw === 'string' ? new TextEncoder().encode(CRLF(raw)) : raw;
-  const outcome: Received = { rejected: null };
-  const message = {
-    from,
-    to,
-    headers: new Headers(headers),
-    raw: new Response(bytes).body as ReadableStream<Uint8Array>,
-    rawSize: bytes.byteLength,
-    setReject: vi.fn((reason: string) => {
-      outcome.rejected = reason;
-    }),
-    forward: vi.fn(),
-    reply: vi.fn(),
-  } as unknown as ForwardableEmailMessage;
-  const ctx = createExecutionContext();
-  await (worker.email as EmailExportedHandler<Env>)(message, { ...env, ...extra } as Env, ctx);
-  await waitOnExecutionContext(ctx);
-  return outcome;
-};
-
-const plain = (from: string, subject: string, body: string, more = '') => `From: ${from}
-To: ${INBOX}
-Subject: ${subject}
-MIME-Version: 1.0
-${more}Content-Type: text/plain; charset=utf-8
-
-${body}
-`;
-
 const counts = async () =>
   (await env.DB.prepare('SELECT (SELECT count(*) FROM tickets) AS tickets, (SELECT count(*) FROM ticket_comments) AS comments, (SELECT count(*) FROM attachments) AS files').first()) as Record<string, number>;
 

@@ -1,49 +1,12 @@
-import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { Ticket } from '../../src/shared/types';
-import { createApp } from '../../src/worker/index';
 import type { Env } from '../../src/worker/env';
 import { RETRY_MINUTES } from '../../src/worker/provider/db/mail/delivery';
 import { mailOnSchedule } from '../../src/worker/provider/mail/send';
 import { readReplyAddress } from '../../src/worker/provider/mail/reply-address';
-import { asInvocation } from './d1-limits';
-import { createUser, login, ORIGIN, type TestUser } from './support';
-
-const app = createApp({ log: () => {} });
-
-/** What the MAIL binding was handed: the envelope and the raw message, read back as text. */
-interface Sent {
-  from: string;
-  to: string;
-  raw: string;
-}
-
-/** A MAIL binding that records each message, or fails every send when `fail` says so. */
-const recorder = (fail?: string) => {
-  const sent: Sent[] = [];
-  const binding = {
-    send: async (message: { from: string; to: string } & Record<string, unknown>) => {
-      if (fail) throw new Error(fail);
-      // workerd's local EmailMessage keeps the raw message under this key (a stream or text).
-      const raw = (message['EmailMessage::raw'] ?? message.raw) as ReadableStream | string;
-      sent.push({ from: message.from, to: message.to, raw: await new Response(raw).text() });
-      return { messageId: 'test' };
-    },
-  } as unknown as SendEmail;
-  return { sent, env: { ...env, MAIL: binding } as Env };
-};
-
-/** A request through the Worker with its own MAIL binding, waiting for what runs after the answer. */
-const call = async (mailEnv: Env, path: string, init: { token: string; method?: string; json?: unknown; headers?: Record<string, string> }) => {
-  const ctx = createExecutionContext();
-  const headers = new Headers(init.headers);
-  headers.set('authorization', `Bearer ${init.token}`);
-  if (init.json !== undefined) headers.set('content-type', 'application/json');
-  const body = init.json === undefined ? undefined : JSON.stringify(init.json);
-  const res = await asInvocation(() => app.fetch(new Request(`${ORIGIN}/api/v1/${path}`, { method: init.method ?? 'GET', headers, body }), mailEnv, ctx));
-  await waitOnExecutionContext(ctx);
-  return res;
-};
+import { call, headersOf, recorder } from './mail-support';
+import { createUser, login, type TestUser } from './support';
 
 type Person = TestUser & { token: string };
 const person = async (firstName: string): Promise<Person> => {
@@ -83,13 +46,6 @@ const watchedTicket = async (delivery: 'instant' | 'daily' | 'off', title = 'Pri
 };
 const resolve = (mailEnv: Env, who: Person, ticket: Ticket) =>
   call(mailEnv, `tickets/${ticket.id}`, { token: who.token, method: 'PATCH', headers: { 'if-match': `"${ticket.version}"` }, json: { status: 'resolved' } });
-
-/** The headers of a raw message, unfolded, by lower-case name (each name once). */
-const headersOf = (raw: string) => {
-  const head = raw.split('\r\n\r\n')[0] ?? '';
-  const lines = head.replace(/\r\n[ \t]/g, ' ').split('\r\n');
-  return { lines, get: (name: string) => lines.find((line) => line.toLowerCase().startsWith(`${name.toLowerCase()}:`))?.slice(name.length + 1).trim() };
-};
 
 describe('notification mail', () => {
   it('instant: a status change queues one mail in the same batch and sends it after commit through MAIL', async () => {

@@ -29,7 +29,8 @@ export interface Attachment {
   /** Decided from the file's first bytes, never from its name or the uploader's header. */
   contentType: string;
   sha256: string;
-  uploadedBy: number;
+  /** Null for a file the ticket's requester sent by mail. */
+  uploadedBy: number | null;
   uploadedByName: string;
   at: string;
 }

@@ -80,6 +80,9 @@ export type TicketListQuery = InferType<typeof ticketListQuerySchema>;
 
 export const commentSchema = object({ body: filledParagraph(5000, 'Required').required('Required') });
 export type CommentPayload = InferType<typeof commentSchema>;
+/** A new comment may also be mailed to the ticket's requester ("Reply by mail"); an edit never mails again. */
+export const newCommentSchema = commentSchema.shape({ sendToRequester: boolean() });
+export type NewCommentPayload = InferType<typeof newCommentSchema>;
 
 export { MINUTES_PER_DAY };
 

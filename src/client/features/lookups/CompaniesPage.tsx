@@ -3,6 +3,7 @@ import { createCompanySchema } from '../../../shared/schemas/lookups';
 import type { Company } from '../../../shared/types';
 import { formatDateTime } from '../../lib/format';
 import { SwitchField, TextField, TextareaField } from '../../lib/form/fields';
+import { TagsField } from '../../lib/form/TagsField';
 import { ActiveBadge } from '../../lib/ui/ActiveBadge';
 import { Facts } from '../../lib/ui/Facts';
 import { lookupApi } from './api';
@@ -16,8 +17,8 @@ const config: LookupConfig<Company> = {
   permission: 'manageCompanies',
   api: lookupApi('companies'),
   schema: createCompanySchema,
-  blank: { name: '', code: '', email: '', phone: '', address: '', isActive: true },
-  valuesOf: ({ name, code, email, phone, address, isActive }) => ({ name, code, email, phone, address, isActive }),
+  blank: { name: '', code: '', email: '', phone: '', address: '', emailDomains: [], isActive: true },
+  valuesOf: ({ name, code, email, phone, address, emailDomains, isActive }) => ({ name, code, email, phone, address, emailDomains, isActive }),
   columns: [
     { key: 'name', label: 'Name', render: (c) => <Text size="sm" fw={500}>{c.name}</Text> },
     { key: 'code', label: 'Code', render: (c) => c.code || '—' },
@@ -32,6 +33,7 @@ const config: LookupConfig<Company> = {
       <TextField name="email" label="Email" type="email" />
       <TextField name="phone" label="Phone" type="tel" />
       <TextareaField name="address" label="Address" autosize minRows={2} />
+      <TagsField name="emailDomains" label="Mail domains" description="Mail from these domains to the support inbox opens a ticket for this company" placeholder="example.com" />
       <SwitchField name="isActive" label="Active" />
     </>
   ),
@@ -41,6 +43,7 @@ const config: LookupConfig<Company> = {
     ['Email', c.email || '—'],
     ['Phone', c.phone || '—'],
     ['Address', c.address ? <Text span size="sm" style={{ whiteSpace: 'pre-wrap' }}>{c.address}</Text> : '—'],
+    ['Mail domains', c.emailDomains.length ? c.emailDomains.join(', ') : '—'],
   ],
   details: (c) => <Facts items={[['Status', <ActiveBadge active={c.isActive} />], ['Created', formatDateTime(c.createdAt)], ['Updated', formatDateTime(c.updatedAt)]]} />,
 };

@@ -1,4 +1,4 @@
-import { Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Badge, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { commentSchema, type CommentPayload } from '../../../shared/schemas/tickets';
 import type { Ticket, TicketComment } from '../../../shared/types';
@@ -62,6 +62,13 @@ function CommentEditForm({ comment, onSaved }: { comment: TicketComment; onSaved
   );
 }
 
+/** Where a comment went, on a ticket with a requester: from them, mailed to them, or kept in the team. */
+function MailBadge({ comment, requester }: { comment: TicketComment; requester: boolean }) {
+  if (comment.external) return <Badge size="xs" variant="light" color="grape" title={comment.externalEmail ?? undefined}>By mail from the requester</Badge>;
+  if (!comment.internal) return <Badge size="xs" variant="light" color="blue">Mailed to the requester</Badge>;
+  return requester ? <Badge size="xs" variant="light" color="gray">Internal note</Badge> : null;
+}
+
 /**
  * `people`: the people at hand, so the comments' mentions show as names without asking again.
  * `onTicketChanged`: re-reads the ticket after a reply changed its status.
@@ -91,10 +98,13 @@ export function CommentsSection({ ticket, people, onTicketChanged }: { ticket: T
           className={comment.id === target.id ? classes.target : undefined}
         >
           <Group justify="space-between" wrap="nowrap">
-            <Text size="xs" c="dimmed">
-              {comment.userName} · {formatDateTime(comment.createdAt)}
-              {comment.version > 1 ? ' · edited' : ''}
-            </Text>
+            <Group gap={6} wrap="wrap">
+              <Text size="xs" c="dimmed">
+                {comment.userName} · {formatDateTime(comment.createdAt)}
+                {comment.version > 1 ? ' · edited' : ''}
+              </Text>
+              <MailBadge comment={comment} requester={ticket.requester !== null} />
+            </Group>
             {mayCorrect(comment.userId) ? (
               <CorrectionActions
                 what={`comment by ${comment.userName}, ${formatDateTime(comment.createdAt)}`}

@@ -11,7 +11,7 @@ import { FormModal } from '../../lib/ui/FormModal';
 export const useMayCorrect = () => {
   const me = useAuth().user?.id;
   const others = useCan('correctOthersActivity');
-  return (authorId: number) => others || authorId === me;
+  return (authorId: number | null) => others || (authorId !== null && authorId === me);
 };
 
 interface CorrectionActionsProps {

@@ -4,7 +4,7 @@ import { commentSchema, updateTimeEntrySchema, type TicketStatus } from '../../.
 import type { Ticket, TicketComment } from '../../../shared/types';
 import { ApiError } from '../../lib/api';
 import { DurationField } from '../../lib/form/DurationField';
-import { ChoiceField } from '../../lib/form/fields';
+import { CheckboxField, ChoiceField } from '../../lib/form/fields';
 import { MentionTextareaField } from '../../lib/form/MentionTextareaField';
 import { MutationForm } from '../../lib/form/MutationForm';
 import type { Mutation } from '../../lib/form/use-mutation';
@@ -22,6 +22,8 @@ const KEEP = 'keep';
 /** A reply: the comment, and optionally the status the ticket moves to and time logged with it. */
 export interface Reply {
   body: string;
+  /** Mailed to the ticket's requester too ("Reply by mail"); else an internal note. */
+  sendToRequester?: boolean;
   /** `keep`: the status stays. */
   status: TicketStatus | typeof KEEP;
   minutes?: number;
@@ -60,10 +62,10 @@ export function ReplyComposer({ ticket, onCommented, onTicketChanged }: { ticket
   const leftover = useRef<Leftover>(NOTHING_LEFT);
   const [problems, setProblems] = useState<string[]>([]);
 
-  const send = async ({ body, status, minutes }: Reply) => {
+  const send = async ({ body, sendToRequester, status, minutes }: Reply) => {
     // A body left after an earlier partial send is a new comment; a box with only the kept status
     // or time sends those alone.
-    const comment = body.trim() ? await addComment(ticket.id, { body }) : null;
+    const comment = body.trim() ? await addComment(ticket.id, ticket.requester && sendToRequester ? { body, sendToRequester: true } : { body }) : null;
     const left: Leftover = { kept: { status: KEEP }, problems: [] };
     if (status !== KEEP && status !== ticket.status) {
       try {
@@ -92,7 +94,7 @@ export function ReplyComposer({ ticket, onCommented, onTicketChanged }: { ticket
     success: (comment, values) => {
       const done = [comment ? 'Comment added' : null, values.status !== KEEP && leftover.current.kept.status === KEEP ? `status ${STATUS_LABELS[values.status]}` : null, values.minutes !== undefined && leftover.current.kept.minutes === undefined ? `${formatMinutes(values.minutes)} logged` : null];
       const [first = 'Nothing sent', ...rest] = done.filter((part): part is string => part !== null);
-      return [first, rest.join(' · ') || undefined];
+      return [comment && !comment.internal ? `${first} and mailed to ${ticket.requester?.email ?? 'the requester'}` : first, rest.join(' · ') || undefined];
     },
     failure: 'Comment not added',
     onSuccess: (comment) => {
@@ -130,6 +132,13 @@ export function ReplyComposer({ ticket, onCommented, onTicketChanged }: { ticket
             {...composer.boxProps}
           />
           {composer.list}
+          {ticket.requester ? (
+            <CheckboxField
+              name="sendToRequester"
+              label={`Reply by mail to ${ticket.requester.email}`}
+              description="Otherwise the comment is an internal note the requester never sees"
+            />
+          ) : null}
           {problems.length ? (
             <Alert color="red" title="Not everything was saved" data-testid="reply-problems">
               {problems.map((problem) => (

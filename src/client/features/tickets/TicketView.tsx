@@ -50,7 +50,10 @@ export function TicketView({ ticket, people, change, onEdit, actions }: TicketVi
       </Group>
       <Group justify="space-between" gap="xs">
         <Text size="xs" c="dimmed">
-          Reported by {ticket.reporterName ?? 'unknown'} on {formatDate(ticket.createdAt)}
+          {ticket.requester
+            ? `From ${ticket.requester.name ? `${ticket.requester.name} <${ticket.requester.email}>` : ticket.requester.email} by mail`
+            : `Reported by ${ticket.reporterName ?? 'unknown'}`}{' '}
+          on {formatDate(ticket.createdAt)}
           {ticket.resolvedAt ? ` · resolved ${formatDate(ticket.resolvedAt)}` : ''}
         </Text>
         {actions}

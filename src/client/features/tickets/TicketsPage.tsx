@@ -45,7 +45,23 @@ const columnsOf = (people: readonly RecordOption[], change: TicketChange): Colum
   },
   { key: 'status', label: 'Status', sort: 'status', render: (t) => <TicketFact ticket={t} field="status" people={people} change={change} /> },
   { key: 'priority', label: 'Priority', sort: 'priority', visibleFrom: 'sm', render: (t) => <TicketFact ticket={t} field="priority" people={people} change={change} /> },
-  { key: 'company', label: 'Company', visibleFrom: 'md', render: (t) => t.companyName ?? '—' },
+  {
+    key: 'company',
+    label: 'Company',
+    visibleFrom: 'md',
+    // A ticket opened by mail names who wrote in under their company.
+    render: (t) =>
+      t.requester ? (
+        <Stack gap={0}>
+          <Text size="sm">{t.companyName ?? '—'}</Text>
+          <Text size="xs" c="dimmed" title="Requester">
+            {t.requester.name || t.requester.email}
+          </Text>
+        </Stack>
+      ) : (
+        (t.companyName ?? '—')
+      ),
+  },
   { key: 'assignee', label: 'Assignee', visibleFrom: 'lg', render: (t) => <TicketFact ticket={t} field="assigneeId" people={people} change={change} /> },
   { key: 'created', label: 'Created', sort: 'createdAt', visibleFrom: 'md', render: (t) => formatDate(t.createdAt) },
   { key: 'sla', label: 'SLA', sort: 'slaDueAt', visibleFrom: 'lg', render: (t) => (t.sla ? <SlaReading sla={t.sla} /> : '—') },

@@ -1,4 +1,4 @@
-import type { CommentPayload, TicketChanges, TicketListQuery, TicketPayload, TimeEntryChanges, TimeEntryPayload } from '../../../shared/schemas/tickets';
+import type { CommentPayload, NewCommentPayload, TicketChanges, TicketListQuery, TicketPayload, TimeEntryChanges, TimeEntryPayload } from '../../../shared/schemas/tickets';
 import { callApi } from '../../lib/endpoints';
 import { today } from '../../lib/today';
 import { useApi } from '../../lib/use-api';
@@ -17,7 +17,7 @@ export const createTicket = (payload: TicketPayload) => callApi('POST /tickets',
 /** `ifMatch`: the version the form was loaded with; a newer one on the server answers 412. */
 export const updateTicket = (id: number, changes: TicketChanges, ifMatch?: number) =>
   callApi('PATCH /tickets/:id', { params: { id }, body: changes, ifMatch });
-export const addComment = (id: number, payload: CommentPayload) => callApi('POST /tickets/:id/comments', { params: { id }, body: payload });
+export const addComment = (id: number, payload: NewCommentPayload) => callApi('POST /tickets/:id/comments', { params: { id }, body: payload });
 export const addTimeEntry = (id: number, payload: TimeEntryPayload) => callApi('POST /tickets/:id/time-entries', { params: { id }, body: payload });
 
 /** Corrections: the author's or an admin's, from the version shown (412 when it has moved on). */

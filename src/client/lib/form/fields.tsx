@@ -1,4 +1,5 @@
 import {
+  Checkbox,
   NumberInput,
   PasswordInput,
   Select,
@@ -152,6 +153,15 @@ function MoneyInput({ cents, onCents, ...props }: Omit<NumberInputProps, 'value'
 }
 
 /** An on/off switch. */
+/** A checkbox for a yes/no choice made with the form, such as mailing a comment as well. */
+export function CheckboxField({ name, label, description }: { name: string; label: string; description?: string }) {
+  return (
+    <Field<boolean> name={name} type="checkbox">
+      {({ input }) => <Checkbox checked={input.checked ?? false} onChange={input.onChange} label={label} description={description} />}
+    </Field>
+  );
+}
+
 export function SwitchField({ name, label }: { name: string; label: string }) {
   return (
     <Field<boolean> name={name} type="checkbox">

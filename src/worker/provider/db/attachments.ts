@@ -12,7 +12,7 @@ interface AttachmentRow {
   bytes: number;
   content_type: string;
   sha256: string;
-  user_id: number;
+  user_id: number | null;
   user_name: string;
   created_at: string;
 }
@@ -30,8 +30,10 @@ const toAttachment = (row: AttachmentRow): Attachment => ({
   at: row.created_at,
 });
 
-const USER_NAME = (id: string) => `(SELECT ${fullName()} FROM users WHERE id = ${id}) AS user_name`;
-const SELECT = `SELECT f.*, ${USER_NAME('f.user_id')} FROM attachments f`;
+/** The uploader's name; a file a ticket's requester mailed has no uploader among the staff and is named as the ticket names them. */
+const UPLOADER = (user: string, ticket: string) => `coalesce((SELECT ${fullName()} FROM users WHERE id = ${user}),
+    (SELECT coalesce(nullif(requester_name, ''), requester_email) FROM tickets WHERE id = ${ticket}), '') AS user_name`;
+const SELECT = `SELECT f.*, ${UPLOADER('f.user_id', 'f.ticket_id')} FROM attachments f`;
 
 // Attachments belong to their ticket's history.
 const AUDIT = {
@@ -74,7 +76,7 @@ export interface NewAttachment {
  * ATTACHMENTS_PER_TICKET files: all three are read inside the INSERT, so uploads sent at once
  * cannot together pass the limit. Null when refused; the caller then removes the object.
  */
-export const insertAttachment = async (db: D1Database, by: AuditContext & { actorId: number }, file: NewAttachment) => {
+export const insertAttachment = async (db: D1Database, by: AuditContext, file: NewAttachment) => {
   const [inserted] = await db.batch([
     db
       .prepare(
@@ -83,7 +85,7 @@ export const insertAttachment = async (db: D1Database, by: AuditContext & { acto
          WHERE EXISTS (SELECT 1 FROM tickets WHERE id = ?1)
            AND (?2 IS NULL OR EXISTS (SELECT 1 FROM ticket_comments WHERE id = ?2 AND ticket_id = ?1))
            AND (SELECT count(*) FROM attachments WHERE ticket_id = ?1) < ?9
-         RETURNING *, ${USER_NAME('?8')}`,
+         RETURNING *, ${UPLOADER('?8', '?1')}`,
       )
       .bind(file.ticketId, file.commentId, file.key, file.name, file.bytes, file.contentType, file.sha256, by.actorId, ATTACHMENTS_PER_TICKET),
     auditCreated(db, by, { ...AUDIT, action: 'attach' }),

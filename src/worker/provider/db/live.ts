@@ -65,15 +65,15 @@ const byRecord = (rows: ChangeRow[], seq?: number): ChangedEvent[] => {
 /**
  * The records one request changed, read from the audit entries its batch wrote (every committed
  * write has them), one event per record, the last entry winning, each carrying the write's highest
- * seq. The actor's recent entries are read through the (actor_id, at) index; a request's batch
+ * seq. The actor's recent entries (mail from a requester has none: NULL) are read through the (actor_id, at) index; a request's batch
  * committed moments ago.
  */
-export const changesOfRequest = async (db: D1Database, actorId: number, requestId: string): Promise<ChangedEvent[]> => {
+export const changesOfRequest = async (db: D1Database, actorId: number | null, requestId: string): Promise<ChangedEvent[]> => {
   const { results } = await db
     .prepare(
       `SELECT ${CHANGE_COLUMNS}
        FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id
-       WHERE a.actor_id = ?1 AND a.at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-5 minutes') AND a.request_id = ?2
+       WHERE a.actor_id IS ?1 AND a.at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-5 minutes') AND a.request_id = ?2
          AND a.entity_id IS NOT NULL
        ORDER BY a.id`,
     )

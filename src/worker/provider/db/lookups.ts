@@ -21,6 +21,12 @@ interface LookupSpec<R, T> {
   /** What reads list and answer from, when the answer names joined rows (a policy's calendar): a `(SELECT …) alias`. */
   source?: string;
   orderBy?: string;
+  /** Fields stored otherwise than the API gives them (a list as JSON text). */
+  encode?: (fields: Record<string, unknown>) => Record<string, unknown>;
+  /** Audit values of fields not stored as plain columns, by field. */
+  auditFields?: AuditFields;
+  /** A unique constraint besides the name's: the column its failure names, and what to say then. */
+  otherUnique?: { column: string; field: string; detail: (db: D1Database, values: Record<string, unknown>) => Promise<string> };
 }
 
 // The name's look-alike-proof key is written in the same INSERT or UPDATE as the name, where the
@@ -31,10 +37,25 @@ const withNameKey = (fields: Record<string, unknown>) =>
 export const lookupStore = <R, T extends Versioned>(spec: LookupSpec<R, T>) => {
   const taken: UniqueField = { field: 'name', detail: `A ${spec.noun} with this name already exists` };
   const columns = { ...spec.columns, nameKey: 'name_key' };
-  const fields: AuditFields = Object.fromEntries(
-    Object.entries(spec.columns).map(([field, column]) => [field, field === 'isActive' ? jsonFlag(column) : jsonColumn(column)]),
-  );
+  const fields: AuditFields = {
+    ...Object.fromEntries(Object.entries(spec.columns).map(([field, column]) => [field, field === 'isActive' ? jsonFlag(column) : jsonColumn(column)])),
+    ...spec.auditFields,
+  };
   const target = { entity: spec.entity, table: spec.table, fields };
+  const stored = (values: Record<string, unknown>) => withNameKey(spec.encode ? spec.encode(values) : values);
+  /** The write, a failed unique constraint said as the field it guards. */
+  const unique = async <W>(db: D1Database, values: Record<string, unknown>, write: Promise<W>) => {
+    const other = spec.otherUnique;
+    try {
+      return await write;
+    } catch (error) {
+      if (other && error instanceof Error && error.message.includes(`UNIQUE constraint failed: ${other.column}`)) {
+        const detail = await other.detail(db, values);
+        throw new Conflict(detail, { [other.field]: [detail] });
+      }
+      return uniqueOrConflict(Promise.reject(error), taken);
+    }
+  };
   /** SQL true while no row refers to the row whose id is the parameter `id`. */
   const unused = (id: string) => spec.usedBy.map(({ table, column }) => `NOT EXISTS (SELECT 1 FROM ${table} WHERE ${column} = ${id})`).join(' AND ') || '1';
   /** The nouns of the tables whose rows refer to the row, in one SELECT. */
@@ -66,13 +87,11 @@ export const lookupStore = <R, T extends Versioned>(spec: LookupSpec<R, T>) => {
     get,
 
     insert: async (db: D1Database, values: Record<string, unknown>, audit: AuditContext) => {
-      const list = assignments(withNameKey(values), columns);
-      const [inserted] = await uniqueOrConflict(
-        db.batch<R & { id: number }>([
-          db.prepare(insertSql(spec.table, list)).bind(...valuesOf(list)),
-          auditCreated(db, audit, target),
-        ]),
-        taken,
+      const list = assignments(stored(values), columns);
+      const [inserted] = await unique(
+        db,
+        values,
+        db.batch<R & { id: number }>([db.prepare(insertSql(spec.table, list)).bind(...valuesOf(list)), auditCreated(db, audit, target)]),
       );
       return answer(db, written(inserted?.results[0], spec.noun));
     },
@@ -80,12 +99,13 @@ export const lookupStore = <R, T extends Versioned>(spec: LookupSpec<R, T>) => {
     /** Null when the id is unknown; with `version` (If-Match), StaleVersion when the row moved on from it. */
     update: async (db: D1Database, id: number, changes: Record<string, unknown>, audit: AuditContext, version?: number) => {
       const where = [versionMatches(version)];
-      const [, updated] = await uniqueOrConflict(
+      const [, updated] = await unique(
+        db,
+        changes,
         db.batch<R & { id: number }>([
           auditUpdated(db, audit, { ...target, id, values: changes, where }),
-          updateRecord(db, { table: spec.table, id, set: assignments(withNameKey(changes), columns), where, returning: '*' }),
+          updateRecord(db, { table: spec.table, id, set: assignments(stored(changes), columns), where, returning: '*' }),
         ]),
-        taken,
       );
       const row = updated?.results[0];
       if (row) return answer(db, row);
@@ -121,8 +141,11 @@ export const companies = lookupStore({
   table: 'companies',
   entity: 'company',
   noun: 'company',
-  columns: { name: 'name', code: 'code', email: 'email', phone: 'phone', address: 'address', isActive: 'is_active' },
+  columns: { name: 'name', code: 'code', email: 'email', phone: 'phone', address: 'address', emailDomains: 'email_domains', isActive: 'is_active' },
   toApi: toCompany,
+  encode: ({ emailDomains, ...fields }) => (emailDomains === undefined ? fields : { ...fields, emailDomains: JSON.stringify(emailDomains) }),
+  auditFields: { emailDomains: 'r.email_domains' },
+  otherUnique: { column: 'company_email_domains.domain', field: 'emailDomains', detail: domainsTaken },
   usedBy: [
     { table: 'tickets', column: 'company_id', noun: 'tickets' },
     { table: 'invoice_lines', column: 'company_id', noun: 'invoice lines' },
@@ -130,6 +153,15 @@ export const companies = lookupStore({
     { table: 'sla_policies', column: 'company_id', noun: 'service-level policies' },
   ],
 });
+
+/** Which of the domains another company holds, by name: the message for a refused save. */
+async function domainsTaken(db: D1Database, values: Record<string, unknown>) {
+  const held = await db
+    .prepare('SELECT d.domain, c.name FROM company_email_domains d JOIN companies c ON c.id = d.company_id WHERE d.domain IN (SELECT value FROM json_each(?1)) ORDER BY d.domain LIMIT 1')
+    .bind(JSON.stringify(values.emailDomains ?? []))
+    .first<{ domain: string; name: string }>();
+  return held ? `${held.domain} already belongs to ${held.name}` : 'A mail domain already belongs to another company';
+}
 
 export const ticketCategories = lookupStore({
   table: 'ticket_categories',

@@ -81,6 +81,7 @@ export interface CompanyRow extends LookupRow {
   email: string;
   phone: string;
   address: string;
+  email_domains: string;
 }
 
 export const toCompany = (row: CompanyRow): Company => ({
@@ -90,6 +91,7 @@ export const toCompany = (row: CompanyRow): Company => ({
   email: row.email,
   phone: row.phone,
   address: row.address,
+  emailDomains: JSON.parse(row.email_domains) as string[],
 });
 
 export interface TicketCategoryRow extends LookupRow {
@@ -126,6 +128,8 @@ export interface TicketRow extends Editable {
   assignee_name: string | null;
   reporter_id: number | null;
   reporter_name: string | null;
+  requester_email: string | null;
+  requester_name: string | null;
   due_at: string | null;
   resolved_at: string | null;
   sla_policy_id: number | null;
@@ -165,6 +169,7 @@ export const toTicket = (row: TicketRow): Ticket => ({
   assigneeName: row.assignee_name,
   reporterId: row.reporter_id,
   reporterName: row.reporter_name,
+  requester: row.requester_email === null ? null : { email: row.requester_email, name: row.requester_name ?? '' },
   dueAt: row.due_at,
   resolvedAt: row.resolved_at,
   sla: slaOf(row),
@@ -176,14 +181,18 @@ export const toTicket = (row: TicketRow): Ticket => ({
 /** The author's full name, for SELECTs that join users as `u`. */
 const AUTHOR_NAME = `${fullName('u')} AS user_name`;
 
-export const COMMENT_SELECT = `SELECT m.*, ${AUTHOR_NAME} FROM ticket_comments m JOIN users u ON u.id = m.user_id`;
+/** A requester's comment has no user: it is named as its ticket names the requester, else by the address. */
+export const COMMENT_SELECT = `SELECT m.*, coalesce(${fullName('u')}, nullif((SELECT requester_name FROM tickets WHERE id = m.ticket_id), ''), m.external_email) AS user_name
+  FROM ticket_comments m LEFT JOIN users u ON u.id = m.user_id`;
 
 export interface CommentRow extends Editable {
   id: number;
   ticket_id: number;
-  user_id: number;
+  user_id: number | null;
   user_name: string;
   body: string;
+  external_email: string | null;
+  sent_to_requester: number;
 }
 
 export const toComment = (row: CommentRow): TicketComment => ({
@@ -192,6 +201,9 @@ export const toComment = (row: CommentRow): TicketComment => ({
   userId: row.user_id,
   userName: row.user_name,
   body: row.body,
+  external: row.external_email !== null,
+  externalEmail: row.external_email,
+  internal: row.external_email === null && row.sent_to_requester === 0,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   version: row.version,

@@ -33,10 +33,10 @@ export type DataTable = (typeof DATA_TABLES)[number];
 
 /**
  * Tables a migration derives from the data tables and keeps in step by triggers: the full-text
- * indexes of tickets and of comments, and their shadow tables. Backups leave them out; a restore
- * rebuilds them as rows go in.
+ * indexes of tickets and of comments with their shadow tables, and companies' mail domains one per
+ * row. Backups leave them out; a restore rebuilds them as rows go in.
  */
-export const DERIVED_TABLE_PREFIXES = ['tickets_fts', 'ticket_comments_fts'] as const;
+export const DERIVED_TABLE_PREFIXES = ['tickets_fts', 'ticket_comments_fts', 'company_email_domains'] as const;
 
 /**
  * Tables of the app's own machinery, never backed up or restored (restore_pending_indexes lives

@@ -31,16 +31,20 @@ export const AUDIT_TIME = {
 /** The author of a comment or time entry is the signed-in actor of its audit entry. */
 export type Author = AuditContext & { actorId: number };
 
-/** The people it mentions are told, the ticket's other watchers too, and the author and those mentioned watch it from then on; a comment by anyone but the reporter is its first response. */
-export const insertComment = async (db: D1Database, ticketId: number, author: Author, { body }: CommentPayload, also: D1PreparedStatement[] = []) => {
+/**
+ * The people it mentions are told, the ticket's other watchers too, and the author and those
+ * mentioned watch it from then on; a comment by anyone but the reporter is its first response.
+ * `sentToRequester`: the batch also queues its mail to the ticket's requester (db/mail/public-reply.ts).
+ */
+export const insertComment = async (db: D1Database, ticketId: number, author: Author, { body }: CommentPayload, also: D1PreparedStatement[] = [], sentToRequester = false) => {
   const mentioned = mentionedIds(body);
   const [inserted] = await db.batch([
     db
       .prepare(
-        `INSERT INTO ticket_comments (ticket_id, user_id, body) VALUES (?1, ?2, ?3)
+        `INSERT INTO ticket_comments (ticket_id, user_id, body, sent_to_requester) VALUES (?1, ?2, ?3, ?4)
          RETURNING *, (SELECT ${fullName()} FROM users WHERE id = ?2) AS user_name`,
       )
-      .bind(ticketId, author.actorId, body),
+      .bind(ticketId, author.actorId, body, sentToRequester ? 1 : 0),
     auditCreated(db, author, AUDIT_COMMENT),
     notifyMentioned(db, author, ticketId, mentioned, undefined, true),
     notifyCommented(db, author, ticketId, mentioned),

@@ -59,7 +59,7 @@ const findTimeEntry = async (db: D1Database, target: Target) => {
  * version (412), someone else's row (403), a locked week (409, `lockedDays` of a time entry);
  * otherwise `otherwise` names the rule it broke.
  */
-const refusal = async <T extends { userId: number; version: number }>(
+const refusal = async <T extends { userId: number | null; version: number }>(
   db: D1Database,
   current: T | null,
   target: Target,
@@ -69,7 +69,7 @@ const refusal = async <T extends { userId: number; version: number }>(
 ) => {
   if (!unlessStale(current, target.version)) return null;
   if (current && current.userId !== by.actorId && !by.mayCorrectOthers) throw new NotAllowed('correctOthersActivity');
-  if (current) await refuseLockedWeek(db, current.userId, lockedDays);
+  if (current?.userId) await refuseLockedWeek(db, current.userId, lockedDays);
   throw new Conflict(otherwise);
 };
 

@@ -12,7 +12,8 @@ import { conditionsSql, parameters, type Bind, type MaybeCondition } from './sql
  * inserted: the batch is one transaction, so it holds the highest id.
  */
 
-type Actor = AuditContext & { actorId: number };
+/** Who made the change: a person, or nobody for mail from a ticket's requester (docs/architecture.md#mail). */
+type Actor = AuditContext;
 
 const TICKET = 'coalesce(?3, (SELECT max(id) FROM tickets))';
 const activeIn = (list: string) => `u.id IN (SELECT value FROM json_each(${list})) AND u.is_active = 1`;
@@ -61,7 +62,7 @@ export const notifyAssigned = (db: D1Database, actor: Actor, ticketId: number | 
   statement(db, actor, ticketId, (bind) => {
     const assignee = bind(assigneeId);
     return `${NOTIFY} SELECT u.id, 'assigned', 'ticket', t.id, ?1, t.title, ?2, NULL
-     FROM tickets t JOIN users u ON ${activeIn(`json_array(${assignee})`)} AND u.id <> ?1
+     FROM tickets t JOIN users u ON ${activeIn(`json_array(${assignee})`)} AND u.id IS NOT ?1
      WHERE t.id = ${TICKET}${where ? ` AND t.assignee_id IS NOT ${assignee}` : ''}${whenUpdated(where, bind)}`;
   });
 
@@ -76,7 +77,7 @@ export const notifyMentioned = (db: D1Database, actor: Actor, ticketId: number |
     actor,
     ticketId,
     (bind) => `${NOTIFY} SELECT u.id, 'mentioned', 'ticket', t.id, ?1, t.title, ?2, ${inComment ? NEW_COMMENT : 'NULL'}
-     FROM tickets t JOIN users u ON ${activeIn(bind(JSON.stringify(userIds)))} AND u.id <> ?1
+     FROM tickets t JOIN users u ON ${activeIn(bind(JSON.stringify(userIds)))} AND u.id IS NOT ?1
      WHERE t.id = ${TICKET}${where ? ` AND instr(coalesce(t.description, ''), '(user:' || u.id || ')') = 0` : ''}${whenUpdated(where, bind)}`,
   );
 
@@ -84,7 +85,7 @@ export const notifyMentioned = (db: D1Database, actor: Actor, ticketId: number |
 const toWatchers = (kind: 'status' | 'commented', condition: string, title = 't.title') =>
   `${NOTIFY} SELECT u.id, '${kind}', 'ticket', t.id, ?1, ${title}, ?2, ${kind === 'commented' ? NEW_COMMENT : 'NULL'}
    FROM tickets t JOIN ticket_watchers w ON w.ticket_id = t.id JOIN users u ON u.id = w.user_id AND u.is_active = 1
-   WHERE t.id = ?3 AND u.id <> ?1 AND ${condition}`;
+   WHERE t.id = ?3 AND u.id IS NOT ?1 AND ${condition}`;
 
 /** A stored status as the pages write it: `in_progress` reads "In progress". */
 const statusWords = (status: string) => status.charAt(0).toUpperCase() + status.slice(1).replace(/_/g, ' ');

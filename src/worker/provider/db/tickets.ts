@@ -1,4 +1,5 @@
 import { utcDay } from '../../../shared/dates';
+import type { TicketRequester } from '../../../shared/types';
 import type { TicketChanges, TicketListQuery, TicketPayload, TicketSort } from '../../../shared/schemas/tickets';
 import { listSql, readPage, type ListSpec } from './pagination';
 import { auditCreated, auditUpdated, jsonColumn, type AuditContext, type AuditFields } from './audit';
@@ -107,7 +108,12 @@ export const ticketExists = async (db: D1Database, id: number) =>
   (await db.prepare('SELECT 1 AS found FROM tickets WHERE id = ?1').bind(id).first()) !== null;
 
 /** The reporter is the signed-in actor. `also` joins the batch (a received mail's own audit entry). */
-export const insertTicket = async (db: D1Database, payload: TicketPayload, audit: AuditContext & { actorId: number }, also: D1PreparedStatement[] = []) => {
+/**
+ * A new ticket, reported by the actor; or, with `requester`, opened by mail from a company's domain
+ * (docs/architecture.md#mail): no reporter, and the text names nobody, since a stranger's mail may not
+ * notify staff by mentioning them.
+ */
+export const insertTicket = async (db: D1Database, payload: TicketPayload, audit: AuditContext, also: D1PreparedStatement[] = [], requester?: TicketRequester) => {
   await assertReferencesExist(db, payload);
   const now = new Date();
   const resolvedAt = payload.status && CLOSED.includes(payload.status) ? now.toISOString() : undefined;
@@ -115,8 +121,9 @@ export const insertTicket = async (db: D1Database, payload: TicketPayload, audit
   const clock = decideClock(null, fields, await policyRules(db), now);
   // Stamped here rather than by the column default, so the clock starts at the ticket's own creation time.
   const stamps = [{ column: 'created_at', value: now.toISOString() }, { column: 'updated_at', value: now.toISOString() }];
-  const list = [...assignments({ ...payload, reporterId: audit.actorId, resolvedAt }, COLUMNS), ...stamps, ...clockAssignments(clock)];
-  const mentioned = mentionedIds(payload.description);
+  const from = requester ? [{ column: 'requester_email', value: requester.email }, { column: 'requester_name', value: requester.name }] : [];
+  const list = [...assignments({ ...payload, reporterId: requester ? null : audit.actorId, resolvedAt }, COLUMNS), ...stamps, ...from, ...clockAssignments(clock)];
+  const mentioned = requester ? [] : mentionedIds(payload.description);
   const [inserted] = await db.batch<{ id: number }>([
     db.prepare(insertSql('tickets', list)).bind(...valuesOf(list)),
     refreshInsertedClock(db),

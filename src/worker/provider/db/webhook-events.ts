@@ -21,6 +21,7 @@ const ticketJson = (where: string) =>
        'companyId', t.company_id, 'companyName', (SELECT name FROM companies WHERE id = t.company_id),
        'categoryId', t.category_id, 'categoryName', (SELECT name FROM ticket_categories WHERE id = t.category_id)),
      '$.assigneeId', t.assignee_id, '$.assigneeName', ${PERSON('assignee_id')}, '$.reporterId', t.reporter_id, '$.reporterName', ${PERSON('reporter_id')},
+     '$.requester', CASE WHEN t.requester_email IS NULL THEN NULL ELSE json_object('email', t.requester_email, 'name', coalesce(t.requester_name, '')) END,
      '$.dueAt', t.due_at, '$.resolvedAt', t.resolved_at, '$.createdAt', t.created_at, '$.updatedAt', t.updated_at, '$.version', t.version,
      '$.sla', json(${slaJsonSql('t')}))
    FROM tickets t WHERE ${where}`;
@@ -50,9 +51,12 @@ export const commentAddedEvent = (db: D1Database, ticketId: number, audit: Audit
   webhookOutbox(
     db,
     'ticket.comment_added',
-    `SELECT json_object('id', c.id, 'ticketId', c.ticket_id, 'userId', c.user_id, 'userName', (SELECT first_name || ' ' || surname FROM users WHERE id = c.user_id),
-       'body', c.body, 'createdAt', c.created_at, 'updatedAt', c.updated_at, 'version', c.version)
-     FROM ticket_comments c WHERE c.id = (SELECT max(id) FROM ticket_comments WHERE ticket_id = ?4 AND user_id = ?2)
+    `SELECT json_object('id', c.id, 'ticketId', c.ticket_id, 'userId', c.user_id,
+       'userName', coalesce((SELECT first_name || ' ' || surname FROM users WHERE id = c.user_id), (SELECT nullif(requester_name, '') FROM tickets WHERE id = c.ticket_id), c.external_email),
+       'body', c.body, 'external', json(CASE WHEN c.external_email IS NULL THEN 'false' ELSE 'true' END), 'externalEmail', c.external_email,
+       'internal', json(CASE WHEN c.external_email IS NULL AND c.sent_to_requester = 0 THEN 'true' ELSE 'false' END),
+       'createdAt', c.created_at, 'updatedAt', c.updated_at, 'version', c.version)
+     FROM ticket_comments c WHERE c.id = (SELECT max(id) FROM ticket_comments WHERE ticket_id = ?4 AND user_id IS ?2)
        AND EXISTS (SELECT 1 FROM audit_log WHERE request_id = ?3 AND action = 'comment' AND entity_id = ?4)`,
     [ticketId],
     audit,

@@ -9,14 +9,14 @@ import { teamHub } from './team-hub';
 
 type PublishBindings = Pick<ProviderBindings, 'DB' | 'LIVE'> & MailBindings;
 
-const publish = async (env: PublishBindings, actorId: number, requestId: string | null, signedOut: boolean) => {
+const publish = async (env: PublishBindings, actorId: number | null, requestId: string | null, signedOut: boolean) => {
   const [changes, notifications] = requestId
     ? await Promise.all([changesOfRequest(env.DB, actorId, requestId), notificationsOfRequest(env.DB, actorId, requestId)])
     : [[], []];
   // Whose sessions the write may have ended: a sign-out's own, and any account it changed (the only
   // writes that deactivate, change a role or a password). Any other write ends none, so the hub
   // checks no session after it; an expiring token is closed by the hub's alarm.
-  const sessionsOf = [...(signedOut ? [actorId] : []), ...changes.filter((change) => change.entity === 'user').map((change) => change.id)];
+  const sessionsOf = [...(signedOut && actorId !== null ? [actorId] : []), ...changes.filter((change) => change.entity === 'user').map((change) => change.id)];
   if (changes.length || notifications.length || sessionsOf.length) await teamHub(env).publish({ changes, notifications, sessionsOf });
 };
 
@@ -25,7 +25,7 @@ const publish = async (env: PublishBindings, actorId: number, requestId: string 
  * its batch queued goes out (what fails is left to the minute trigger). The email() handler's
  * writes take the same steps as the API's.
  */
-export const afterCommit = (env: PublishBindings, waitUntil: (work: Promise<unknown>) => void, actorId: number, requestId: string | null, signedOut = false) => {
+export const afterCommit = (env: PublishBindings, waitUntil: (work: Promise<unknown>) => void, actorId: number | null, requestId: string | null, signedOut = false) => {
   waitUntil(publish(env, actorId, requestId, signedOut).catch((error: unknown) => console.error('live: publish failed', error)));
   if (requestId) waitUntil(sendRequestMail(env, requestId).catch((error: unknown) => console.error('mail: send failed', error)));
 };

@@ -2,6 +2,7 @@ import { ATTACHMENTS_PER_TICKET } from '../../../shared/schemas/attachments';
 import { normalizeText } from '../../../shared/schemas/text';
 import { insertAttachment } from '../db/attachments';
 import { activeSender, mailInEntry, replyRefusal } from '../db/mail/inbound';
+import { companyOfAddress, insertRequesterComment, requesterOf } from '../db/mail/requesters';
 import { insertComment } from '../db/ticket-activity';
 import { insertTicket } from '../db/tickets';
 import type { ProviderBindings } from '../env';
@@ -15,8 +16,9 @@ import { mailLog as log, refuseMail } from './refuse';
 
 /**
  * The Worker's email() handler (docs/architecture.md#mail): mail to MAIL_INBOX from an active
- * person becomes a ticket they reported; mail to a ticket's signed reply address from an active
- * person becomes their comment. Everything else is refused with a reason the sending server
+ * person becomes a ticket they reported, and from an address at a company's mail domain a ticket
+ * for that company with the sender as its requester; mail to a ticket's signed reply address from
+ * an active person, or from the ticket's requester, becomes a comment. Everything else is refused with a reason the sending server
  * passes back (setReject), or, for auto-replies and our own mail coming back, dropped quietly so
  * no loop starts. Each outcome is one log line. The checks come before any write, so a refused
  * mail leaves nothing behind.
@@ -37,7 +39,7 @@ const titleOf = (mail: ParsedMail, from: string) => clip(mail.subject, TITLE_MAX
 const bodyOf = (mail: ParsedMail) => clip(mail.body, BODY_MAX) || (mail.attachments.length ? '(files attached by mail)' : '');
 
 /** Each attachment through the uploads' own store and INSERT (type sniffed, SHA-256, limit checked in the write). */
-const attach = async (env: ReceiveBindings, by: { actorId: number; requestId: string }, ticketId: number, commentId: number | null, files: ParsedAttachment[]) => {
+const attach = async (env: ReceiveBindings, by: { actorId: number | null; requestId: string }, ticketId: number, commentId: number | null, files: ParsedAttachment[]) => {
   for (const file of files) {
     const key = `attachments/${ticketId}/${crypto.randomUUID()}`;
     const stored = await storeStream(env.FILES, key, (async function* () { yield file.content; })(), MAIL_MAX_BYTES);
@@ -49,6 +51,9 @@ const attach = async (env: ReceiveBindings, by: { actorId: number; requestId: st
     }
   }
 };
+
+/** The ticket's own requester writing back: they may answer on it (as a truthy value), else null. */
+const requesterReply = async (db: D1Database, ticketId: number, from: string) => ((await requesterOf(db, ticketId)) === from ? { id: ticketId } : null);
 
 export const receiveMail = async (message: ForwardableEmailMessage, env: ReceiveBindings, ctx: Pick<ExecutionContext, 'waitUntil'>) => {
   if (message.rawSize > MAIL_MAX_BYTES) return refuseMail(message, 'Message larger than 25 MiB');
@@ -75,22 +80,33 @@ export const receiveMail = async (message: ForwardableEmailMessage, env: Receive
   const inbox = bareAddress(env.MAIL_INBOX);
   if (target.kind === 'none' && to !== inbox) return refuseMail(message, 'Unknown address');
   const sender = await activeSender(env.DB, from);
-  if (!sender) return refuseMail(message, 'Unknown sender');
+  // Not one of the team: a ticket's requester answering it, or someone at a company's domain writing in.
+  const outsider = sender ? null : target.kind === 'ticket' ? await requesterReply(env.DB, target.ticketId, from) : await companyOfAddress(env.DB, from);
+  if (!sender && !outsider) return refuseMail(message, 'Unknown sender');
 
   const requestId = `mail-${crypto.randomUUID()}`;
-  const by = { actorId: sender.id, requestId };
+  const actorId = sender?.id ?? null;
+  const by = { actorId, requestId };
   const facts = { from, to, subject: mail.subject, attachments: mail.attachments.length };
-  const entry = mailInEntry(env.DB, sender.id, requestId, facts);
+  const entry = mailInEntry(env.DB, actorId, requestId, facts);
   if (target.kind === 'ticket') {
     const refusal = await replyRefusal(env.DB, target.ticketId, mail.attachments.length, ATTACHMENTS_PER_TICKET);
     if (refusal) return refuseMail(message, refusal);
-    const comment = await insertComment(env.DB, target.ticketId, by, { body }, [entry]);
+    const comment = sender
+      ? await insertComment(env.DB, target.ticketId, { actorId: sender.id, requestId }, { body }, [entry])
+      : await insertRequesterComment(env.DB, target.ticketId, from, body, requestId, [entry]);
     await attach(env, by, target.ticketId, comment.id, mail.attachments);
-    log('comment', message, `ticket ${target.ticketId}, comment ${comment.id}`);
+    log('comment', message, `ticket ${target.ticketId}, comment ${comment.id}${sender ? '' : ' (requester)'}`);
   } else {
-    const ticket = await insertTicket(env.DB, { title: titleOf(mail, from), description: body, priority: 'normal' }, by, [entry]);
+    const ticket = await insertTicket(
+      env.DB,
+      { title: titleOf(mail, from), description: body, priority: 'normal', companyId: outsider?.id },
+      by,
+      [entry],
+      sender ? undefined : { email: from, name: clip(mail.fromAddress === from ? mail.fromName : '', 100) },
+    );
     await attach(env, by, ticket.id, null, mail.attachments);
-    log('ticket', message, `ticket ${ticket.id}`);
+    log('ticket', message, `ticket ${ticket.id}${sender ? '' : ` for company ${outsider?.id} (requester)`}`);
   }
-  afterCommit(env, (work) => ctx.waitUntil(work), sender.id, requestId);
+  afterCommit(env, (work) => ctx.waitUntil(work), actorId, requestId);
 };

@@ -2,13 +2,15 @@ import { Hono, type Context } from 'hono';
 import { may } from '../../../shared/permissions';
 import {
   commentSchema,
+  newCommentSchema,
   createTicketSchema,
   ticketListQuerySchema,
   timeEntrySchema,
   updateTicketSchema,
   updateTimeEntrySchema,
 } from '../../../shared/schemas/tickets';
-import { insertComment, insertTimeEntry, listComments, listTimeEntries } from '../db/ticket-activity';
+import { insertTimeEntry, listComments, listTimeEntries } from '../db/ticket-activity';
+import { addComment } from '../db/mail/public-reply';
 import { deleteComment, deleteTimeEntry, updateComment, updateTimeEntry, type Corrector } from '../db/ticket-corrections';
 import { listWatchers, setWatching } from '../db/watchers';
 import { findTicket, insertTicket, listTickets, ticketExists, updateTicket } from '../db/tickets';
@@ -45,9 +47,10 @@ export const ticketRoutes = new Hono<ProviderEnv>()
     return versioned(c, foundOr404(await updateTicket(c.env.DB, id, c.req.valid('json'), auditContext(c), version), NOUN));
   })
   .get('/:id/comments', async (c) => c.json({ items: await listComments(c.env.DB, await existingTicketId(c)) }))
-  .post('/:id/comments', jsonBody(commentSchema), async (c) => {
+  .post('/:id/comments', jsonBody(newCommentSchema), async (c) => {
     const id = await existingTicketId(c);
-    return c.json(await insertComment(c.env.DB, id, auditContext(c), c.req.valid('json')), 201);
+    const settings = { secret: c.env.JWT_SECRET, inbox: c.env.MAIL_INBOX };
+    return c.json(await addComment(c.env.DB, settings, id, auditContext(c), c.req.valid('json')), 201);
   })
   .get('/:id/watchers', async (c) => c.json(await listWatchers(c.env.DB, await existingTicketId(c), c.get('userId'))))
   .put('/:id/watchers/me', async (c) => {

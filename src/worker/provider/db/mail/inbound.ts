@@ -38,7 +38,7 @@ export interface MailFacts {
  * The mail's own audit entry, last in the batch: it names the ticket the batch's create or comment
  * entry named, so it is written exactly when they are.
  */
-export const mailInEntry = (db: D1Database, actorId: number, requestId: string, mail: MailFacts) =>
+export const mailInEntry = (db: D1Database, actorId: number | null, requestId: string, mail: MailFacts) =>
   db
     .prepare(
       `INSERT INTO audit_log (actor_id, action, entity, entity_id, changes, request_id)
