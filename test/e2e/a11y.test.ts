@@ -17,6 +17,7 @@ import {
   TINY_PNG,
   adminApi,
   clockedTicket,
+  requesterTicket,
   adminAttach,
   adminSession,
   baseUrl,
@@ -43,6 +44,9 @@ interface Ids {
   attached: number;
   /** A ticket whose service-level clock runs, for the drawer's clock. */
   clocked: number;
+  /** A ticket a customer opened by mail, and their company, which has mail domains. */
+  requested: number;
+  requestedCompany: number;
   company: number;
   category: number;
   statement: number;
@@ -158,6 +162,14 @@ const VIEWS: View[] = [
   { name: 'tickets', path: '/tickets/' },
   { name: 'ticket', path: ({ ticket }) => `/tickets/?id=${ticket}` },
   { name: 'ticket with a service-level clock', path: ({ clocked }) => `/tickets/?id=${clocked}` },
+  {
+    name: 'ticket from a requester, with mailed, internal and requester comments',
+    path: ({ requested }) => `/tickets/?id=${requested}`,
+    act: async (page) => {
+      await page.getByText('By mail from the requester').first().waitFor();
+    },
+  },
+  { name: 'company with mail domains', path: ({ requestedCompany }) => `/lookups/companies/?id=${requestedCompany}` },
   { name: 'tickets due soon, filters unfolded on a phone', path: '/tickets/?sla=due_soon&sort=slaDueAt', act: unfoldFilters },
   {
     name: 'ticket with attachments',
@@ -350,6 +362,7 @@ beforeAll(async () => {
     ticket: await firstId('tickets?page=1'),
     attached: await ticketWithFiles(),
     clocked: (await clockedTicket()).ticket.id,
+    ...(await requesterTicket().then(({ ticket, company }) => ({ requested: ticket.id, requestedCompany: company.id }))),
     company: await firstId('companies?page=1'),
     category: await firstId('ticket-categories?page=1'),
     statement: await firstId('invoices/gifs/statements?page=1'),

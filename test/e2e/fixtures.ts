@@ -346,6 +346,44 @@ export const clockedTicket = async (fields: Record<string, unknown> = {}) => {
   return { company, policy, ticket };
 };
 
+/**
+ * A raw mail delivered to the app's email() handler through Miniflare's route under `npm start`,
+ * as Email Routing would (docs/operations.md#mail). The message needs Message-ID and Date headers.
+ */
+export const mailToApp = (from: string, to: string, headers: string, body: string) =>
+  fetch(`${baseUrl()}/cdn-cgi/handler/email?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`, {
+    method: 'POST',
+    body: `${headers}\nMessage-ID: <${uniqueTag()}@mail.test>\nDate: ${new Date().toUTCString()}\nMIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n\n${body}\n`.replace(/\r?\n/g, '\r\n'),
+  });
+
+/**
+ * A ticket a customer opened by mail from their company's domain, with a reply mailed to them, an
+ * internal note, and their answer: every kind of comment a requester's ticket shows.
+ */
+export const requesterTicket = async () => {
+  const tag = uniqueTag();
+  const domain = `cust${tag}.test`;
+  const from = `pat@${domain}`;
+  const company = await adminApi<{ id: number; name: string }>('companies', { method: 'POST', body: { name: `Customer ${tag}`, emailDomains: [domain] } });
+  const subject = `Scanner offline ${tag}`;
+  const opened = await mailToApp(from, 'support@localhost.test', `From: Pat Customer <${from}>\nTo: support@localhost.test\nSubject: ${subject}`, 'The scanner on floor 2 is offline.');
+  if (opened.status >= 300) throw new Error(`mail in answered ${opened.status}: ${await opened.text()}`);
+  const ticket = (await adminApi<{ items: Ticket[] }>(`tickets?q=${encodeURIComponent(`"${subject}"`)}`)).items[0];
+  if (!ticket) throw new Error('the mail made no ticket');
+  await adminApi(`tickets/${ticket.id}/comments`, { method: 'POST', body: { body: 'A technician is on the way.', sendToRequester: true } });
+  await adminApi(`tickets/${ticket.id}/comments`, { method: 'POST', body: { body: 'Spare scanner is in the store room.' } });
+  // The reply's address is in the mail log once the mail is sent (polled by hand: this runs in a beforeAll too).
+  let replyTo = '';
+  for (let tries = 0; !replyTo.startsWith('ticket+'); tries++) {
+    if (tries === 60) throw new Error(`no reply mail to ${from} in the mail log`);
+    if (tries) await new Promise((resolve) => setTimeout(resolve, 250));
+    replyTo = (await adminApi<{ items: { to: string; replyTo: string | null }[] }>('settings/mail?pageSize=100')).items.find((mail) => mail.to === from)?.replyTo ?? '';
+  }
+  const answered = await mailToApp(from, replyTo, `From: Pat Customer <${from}>\nTo: ${replyTo}\nSubject: Re: [#${ticket.id}] ${subject}`, 'Thanks, it works again.');
+  if (answered.status >= 300) throw new Error(`the answer answered ${answered.status}: ${await answered.text()}`);
+  return { company, ticket, from };
+};
+
 /** A new account with `role`, made by the admin through the API, for tests about what a role sees. */
 export const makeAccount = async (role: Role, name = 'Rowan'): Promise<Credentials & { id: number; firstName: string; surname: string }> => {
   const tag = uniqueTag();

@@ -54,7 +54,8 @@ const columnsOf = (people: readonly RecordOption[], change: TicketChange): Colum
       t.requester ? (
         <Stack gap={0}>
           <Text size="sm">{t.companyName ?? '—'}</Text>
-          <Text size="xs" c="dimmed" title="Requester">
+          {/* Full-strength text: a dimmed line fails contrast on the selected row's highlight. */}
+          <Text size="xs" title="Requester">
             {t.requester.name || t.requester.email}
           </Text>
         </Stack>
