@@ -357,6 +357,9 @@ describe('warnings from the minute trigger', () => {
     const runs = await Promise.all([slaAlertsOnSchedule(env), slaAlertsOnSchedule(env), slaAlertsOnSchedule(env)]);
     const sent = runs.flat().filter(({ notification }) => [raced.id, answered.id, held.id].includes(notification.entityId));
     expect(sent.map(({ notification }) => `${notification.kind}:${notification.entityId}`)).toEqual([`sla_warning:${raced.id}`]);
+    // Mailed once, its subject naming the ticket once.
+    const mails = await env.DB.prepare("SELECT subject FROM mail_outbox WHERE ticket_id = ?1 AND kind = 'sla_warning'").bind(raced.id).all<{ subject: string }>();
+    expect(mails.results).toEqual([{ subject: `[#${raced.id}] First response due soon: ${raced.title}` }]);
     const row = await env.DB.prepare('SELECT sla_alerts, sla_alert_at, sla_resolution_warn_at FROM tickets WHERE id = ?1').bind(raced.id).first<Record<string, unknown>>();
     expect(row?.sla_alerts).toBe(1);
     // Next: the first-response breach, ten minutes on.

@@ -5,13 +5,14 @@ import { DEFAULT_NOTIFICATION_SETTINGS } from '../../../../shared/mail';
  * batch that writes them: a notification is mailed exactly when it is stored. Only to active
  * people, only for `instant` delivery (their setting, else the default; service-level warnings
  * always), never twice for one notification. The body and Reply-To are rendered when the row is
- * claimed for sending (mail/render.ts), since they need APP_URL and the signing secret.
+ * claimed for sending (mail/render.ts), since they need APP_URL and the signing secret. The
+ * subject names the ticket once: a service-level notice's own `#<id> ` is left out after `[#<id>]`.
  */
 export const queueNotificationMail = (db: D1Database, requestId: string | null) =>
   db
     .prepare(
       `INSERT INTO mail_outbox ("to", subject, kind, ticket_id, headers, request_id, notification_id, next_attempt_at)
-       SELECT u.email, '[#' || n.entity_id || '] ' || trim(replace(replace(replace(n.title, char(13), ' '), char(10), ' '), char(9), ' ')),
+       SELECT u.email, '[#' || n.entity_id || '] ' || trim(replace(replace(replace(replace(n.title, '#' || n.entity_id || ' ', ''), char(13), ' '), char(10), ' '), char(9), ' ')),
               n.kind, n.entity_id, '{"Auto-Submitted":"auto-generated"}', n.request_id, n.id, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
        FROM notifications n
        JOIN users u ON u.id = n.user_id AND u.is_active = 1
