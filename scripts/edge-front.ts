@@ -90,7 +90,10 @@ class WorkerAgent extends http.Agent {
  * passes everything else through, WebSocket upgrades included. Behind it the Worker can trust the
  * header, as deployed, so the sign-in limiter counts per address under `npm start` too.
  */
-export const edgeFront = async ({ port, host, target }: { port: number; host: string; target: URL }) => {
+/** The Cron Trigger's route, which Miniflare's asset router cannot run: the front calls the Worker's handler itself. */
+const SCHEDULED_ROUTE = '/cdn-cgi/handler/scheduled';
+
+export const edgeFront = async ({ port, host, target, scheduled }: { port: number; host: string; target: URL; scheduled?: () => Promise<unknown> }) => {
   const agent = new WorkerAgent({ keepAlive: true, timeout: IDLE_CONNECTION_MS });
   const forward = (req: http.IncomingMessage, res: http.ServerResponse, firstTry: boolean) => {
     const upstream = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: edgeHeaders(req), agent }, (answer) => {
@@ -111,7 +114,15 @@ export const edgeFront = async ({ port, host, target }: { port: number; host: st
     if (hasBody(req)) req.pipe(upstream);
     else upstream.end();
   };
-  const server = http.createServer((req, res) => forward(req, res, true));
+  const runScheduled = (run: () => Promise<unknown>, res: http.ServerResponse) =>
+    run().then(
+      () => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'),
+      (error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`scheduled failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  const server = http.createServer((req, res) => {
+    if (scheduled && req.url?.split('?')[0] === SCHEDULED_ROUTE) return void runScheduled(scheduled, res);
+    forward(req, res, true);
+  });
   server.on('upgrade', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
     const inner = net.connect(Number(target.port), target.hostname, () => {
       const lines = Object.entries(edgeHeaders(req)).map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(', ') : String(value)}`);
@@ -137,12 +148,14 @@ export const edgeFront = async ({ port, host, target }: { port: number; host: st
  * The built app as `npm start` serves it: workerd on a port of its own on 127.0.0.1, trusting
  * CF-Connecting-IP as deployed, behind the edge front on `port`. Miniflare's trigger routes are on,
  * so a developer can deliver a raw mail to the email() handler (`POST
- * /cdn-cgi/handler/email?from=&to=`) or run the minute trigger (`/cdn-cgi/handler/scheduled`) with
- * no network; a deployed Worker has neither route.
+ * /cdn-cgi/handler/email?from=&to=`) or run the minute trigger (`/cdn-cgi/handler/scheduled`, which
+ * the front runs through Miniflare itself: the route does not reach the Worker behind the asset
+ * router) with no network; a deployed Worker has neither route.
  */
 export const serveBehindEdge = async (options: Omit<ServeOptions, 'trustConnectingIp' | 'triggerHandlers'>) => {
   const mf = await serveBuilt({ ...options, port: 0, trustConnectingIp: true, triggerHandlers: true });
-  const front = await edgeFront({ port: options.port, host: '127.0.0.1', target: await mf.ready });
+  const worker = await mf.getWorker();
+  const front = await edgeFront({ port: options.port, host: '127.0.0.1', target: await mf.ready, scheduled: () => worker.scheduled({ cron: '* * * * *' }) });
   return {
     dispose: async () => {
       await front.close();

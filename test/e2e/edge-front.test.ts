@@ -44,3 +44,8 @@ it.each(['declared', 'chunked'] as const)("passes on the Worker's 413 to a 12 MB
   // The front keeps serving afterwards.
   expect((await fetch(new URL('/healthz', baseUrl()))).status).toBe(200);
 });
+
+it("runs the Worker's minute trigger from Miniflare's local route, which the asset router alone answered with 500", async () => {
+  const res = await fetch(new URL('/cdn-cgi/handler/scheduled', baseUrl()));
+  expect({ status: res.status, body: await res.text() }).toEqual({ status: 200, body: 'ok' });
+});
