@@ -84,15 +84,15 @@ class WorkerAgent extends http.Agent {
   }
 }
 
+/** The Cron Trigger's route, which Miniflare's asset router cannot run: the front calls the Worker's handler itself. */
+const SCHEDULED_ROUTE = '/cdn-cgi/handler/scheduled';
+
 /**
  * An HTTP front that does to each request what Cloudflare's edge does before the Worker sees it:
  * sets CF-Connecting-IP to the connecting address, replacing any value the client sent, and
  * passes everything else through, WebSocket upgrades included. Behind it the Worker can trust the
  * header, as deployed, so the sign-in limiter counts per address under `npm start` too.
  */
-/** The Cron Trigger's route, which Miniflare's asset router cannot run: the front calls the Worker's handler itself. */
-const SCHEDULED_ROUTE = '/cdn-cgi/handler/scheduled';
-
 export const edgeFront = async ({ port, host, target, scheduled }: { port: number; host: string; target: URL; scheduled?: () => Promise<unknown> }) => {
   const agent = new WorkerAgent({ keepAlive: true, timeout: IDLE_CONNECTION_MS });
   const forward = (req: http.IncomingMessage, res: http.ServerResponse, firstTry: boolean) => {
