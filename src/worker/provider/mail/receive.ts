@@ -18,10 +18,10 @@ import { mailLog as log, refuseMail } from './refuse';
  * The Worker's email() handler (docs/architecture.md#mail): mail to MAIL_INBOX from an active
  * person becomes a ticket they reported, and from an address at a company's mail domain a ticket
  * for that company with the sender as its requester; mail to a ticket's signed reply address from
- * an active person, or from the ticket's requester, becomes a comment. Everything else is refused with a reason the sending server
- * passes back (setReject), or, for auto-replies and our own mail coming back, dropped quietly so
- * no loop starts. Each outcome is one log line. The checks come before any write, so a refused
- * mail leaves nothing behind.
+ * an active person, or from the ticket's requester, becomes a comment. Everything else is refused
+ * with a reason the sending server passes back (setReject), or, for auto-replies and our own mail
+ * coming back, dropped quietly so no loop starts. Each outcome is one log line. The checks come
+ * before any write, so a refused mail leaves nothing behind.
  */
 
 export type ReceiveBindings = Pick<ProviderBindings, 'DB' | 'FILES' | 'JWT_SECRET' | 'MAIL_INBOX' | 'MAIL_FROM' | 'MAIL' | 'APP_URL' | 'LIVE'>;
@@ -52,9 +52,6 @@ const attach = async (env: ReceiveBindings, by: { actorId: number | null; reques
   }
 };
 
-/** The ticket's own requester writing back: they may answer on it (as a truthy value), else null. */
-const requesterReply = async (db: D1Database, ticketId: number, from: string) => ((await requesterOf(db, ticketId)) === from ? { id: ticketId } : null);
-
 export const receiveMail = async (message: ForwardableEmailMessage, env: ReceiveBindings, ctx: Pick<ExecutionContext, 'waitUntil'>) => {
   if (message.rawSize > MAIL_MAX_BYTES) return refuseMail(message, 'Message larger than 25 MiB');
   const from = bareAddress(message.from);
@@ -81,8 +78,9 @@ export const receiveMail = async (message: ForwardableEmailMessage, env: Receive
   if (target.kind === 'none' && to !== inbox) return refuseMail(message, 'Unknown address');
   const sender = await activeSender(env.DB, from);
   // Not one of the team: a ticket's requester answering it, or someone at a company's domain writing in.
-  const outsider = sender ? null : target.kind === 'ticket' ? await requesterReply(env.DB, target.ticketId, from) : await companyOfAddress(env.DB, from);
-  if (!sender && !outsider) return refuseMail(message, 'Unknown sender');
+  const company = sender || target.kind === 'ticket' ? null : await companyOfAddress(env.DB, from);
+  const requesterAnswers = !sender && target.kind === 'ticket' && (await requesterOf(env.DB, target.ticketId)) === from;
+  if (!sender && !company && !requesterAnswers) return refuseMail(message, 'Unknown sender');
 
   const requestId = `mail-${crypto.randomUUID()}`;
   const actorId = sender?.id ?? null;
@@ -100,13 +98,13 @@ export const receiveMail = async (message: ForwardableEmailMessage, env: Receive
   } else {
     const ticket = await insertTicket(
       env.DB,
-      { title: titleOf(mail, from), description: body, priority: 'normal', companyId: outsider?.id },
+      { title: titleOf(mail, from), description: body, priority: 'normal', companyId: company?.id },
       by,
       [entry],
       sender ? undefined : { email: from, name: clip(mail.fromAddress === from ? mail.fromName : '', 100) },
     );
     await attach(env, by, ticket.id, null, mail.attachments);
-    log('ticket', message, `ticket ${ticket.id}${sender ? '' : ` for company ${outsider?.id} (requester)`}`);
+    log('ticket', message, `ticket ${ticket.id}${company ? ` for company ${company.id} (requester)` : ''}`);
   }
   afterCommit(env, (work) => ctx.waitUntil(work), actorId, requestId);
 };
