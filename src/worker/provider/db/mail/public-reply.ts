@@ -15,7 +15,7 @@ import { queueMailStatement } from './outbox';
  * ticket, and no link into the app, which the requester cannot open.
  */
 
-export interface ReplySettings {
+interface ReplySettings {
   secret: string;
   inbox: string | undefined;
 }
@@ -25,9 +25,10 @@ export const NO_REQUESTER = 'This ticket has no requester to send to';
 /** The comment's text as an outsider reads it: mentions as plain names. */
 const plain = (body: string) => mentionParts(body).map((part) => ('text' in part ? part.text : `@${part.name}`)).join('');
 
-export const replyBody = (body: string, author: string, ticketId: number) => {
-  const text = `${plain(body)}\n\n${author}\n\nReply to this mail to answer; keep [#${ticketId}] in the subject.\n`;
-  const html = `<p style="white-space: pre-wrap">${escapeHtml(plain(body))}</p>\n<p>${escapeHtml(author)}</p>\n<p style="color: #666">Reply to this mail to answer; keep [#${ticketId}] in the subject.</p>\n`;
+const replyBody = (body: string, author: string, ticketId: number) => {
+  const [said, footer] = [plain(body), `Reply to this mail to answer; keep [#${ticketId}] in the subject.`];
+  const text = `${said}\n\n${author}\n\n${footer}\n`;
+  const html = `<p style="white-space: pre-wrap">${escapeHtml(said)}</p>\n<p>${escapeHtml(author)}</p>\n<p style="color: #666">${escapeHtml(footer)}</p>\n`;
   return { text, html };
 };
 
